@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# perf_counter: the kernel subsystem and the perf tool.
+#
+#   make             install missing dependencies, build tools/perf/perf
+#   make demo        build, then run perf on the bundled workload
+#   make check       everything: build, perf test, differential tests
+#   make check-fast  the quick subset for iteration
+#   make bench       benchmarks against Linux perf (bench/)
+
+PERF := tools/perf/perf
+DEPS_STAMP := build/.deps-ok
+
+all: deps perf
+
+deps:
+	@scripts/install-deps
+
+perf:
+	@$(MAKE) --no-print-directory -C tools/perf
+
+perf-no-tests:
+	@$(MAKE) --no-print-directory -C tools/perf NO_PERF_TESTS=1 OUT=build/no-tests
+
+demo: all
+	@scripts/demo
+
+check: all perf-no-tests
+	@scripts/check full
+
+check-fast: perf
+	@scripts/check fast
+
+bench: all
+	@scripts/bench
+
+clean:
+	@$(MAKE) --no-print-directory -C tools/perf clean
+	rm -rf build/no-tests
+
+.PHONY: all deps perf perf-no-tests demo check check-fast bench clean

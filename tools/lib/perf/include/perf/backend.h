@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_BACKEND_H
+#define __PERF_BACKEND_H
+
+#include <sys/types.h>
+#include <linux/perf_counter.h>
+
+/*
+ * Two kernels speak the same ABI: stock kernels through perf_event_open(2)
+ * and kernels carrying the perf_counter subsystem through
+ * perf_counter_open(2).  The backend is chosen once per process.
+ */
+enum perf_backend {
+	PERF_BACKEND_EVENT,	/* perf_event_open, stock kernels */
+	PERF_BACKEND_COUNTER,	/* perf_counter_open, our subsystem */
+};
+
+/* File whose presence means the running kernel has our subsystem. */
+#define PERF_COUNTER_PARANOID_FILE "/proc/sys/kernel/perf_counter_paranoid"
+#define PERF_EVENT_PARANOID_FILE "/proc/sys/kernel/perf_event_paranoid"
+
+/*
+ * Environment override, for tests: PERF_BACKEND=event or PERF_BACKEND=counter.
+ * Any other value is reported by perf_backend_init().
+ */
+#define PERF_BACKEND_ENV "PERF_BACKEND"
+
+int perf_backend_init(void);
+enum perf_backend perf_backend(void);
+const char *perf_backend_name(enum perf_backend backend);
+const char *perf_backend_paranoid_file(void);
+int perf_backend_paranoid(void);
+
+int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
+		  int group_fd, unsigned long flags);
+
+#endif /* __PERF_BACKEND_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_EVLIST_H
+#define __PERF_EVLIST_H
+
+#include <perf/evsel.h>
+
+/* The events of one session, in command-line order, with their targets. */
+struct perf_evlist {
+	struct perf_evsel *first;
+	struct perf_evsel *last;
+	int nr;
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+};
+
+#define perf_evlist__for_each(evlist, pos) \
+	for ((pos) = (evlist)->first; (pos); (pos) = (pos)->next)
+
+struct perf_evlist *perf_evlist__new(void);
+void perf_evlist__delete(struct perf_evlist *evlist);
+void perf_evlist__add(struct perf_evlist *evlist, struct perf_evsel *evsel);
+void perf_evlist__set_maps(struct perf_evlist *evlist,
+			   struct perf_cpu_map *cpus,
+			   struct perf_thread_map *threads);
+int perf_evlist__open(struct perf_evlist *evlist, bool skip_unsupported);
+void perf_evlist__close(struct perf_evlist *evlist);
+int perf_evlist__enable(struct perf_evlist *evlist);
+int perf_evlist__disable(struct perf_evlist *evlist);
+int perf_evlist__read(struct perf_evlist *evlist);
+
+#endif /* __PERF_EVLIST_H */

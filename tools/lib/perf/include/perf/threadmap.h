@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_THREADMAP_H
+#define __PERF_THREADMAP_H
+
+#include <sys/types.h>
+
+/* Threads to count; the "any thread" map holds the single value -1. */
+struct perf_thread_map {
+	int nr;
+	pid_t tid[];
+};
+
+struct perf_thread_map *perf_thread_map__new_any(void);
+struct perf_thread_map *perf_thread_map__new_pid(pid_t pid);
+struct perf_thread_map *perf_thread_map__parse_pids(const char *list);
+struct perf_thread_map *perf_thread_map__parse_tids(const char *list);
+void perf_thread_map__put(struct perf_thread_map *map);
+
+#endif /* __PERF_THREADMAP_H */

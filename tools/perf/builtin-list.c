@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf list: the events this tool can open.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+#include <perf/parse-events.h>
+#include <perf/tracefs.h>
+#include "builtin.h"
+#include "util/parse-options.h"
+
+struct list_filter {
+	const char *kind;	/* "hw", "sw", "cache", "tracepoint", or NULL */
+	const char *glob;	/* name pattern, or NULL */
+	int printed;
+};
+
+static bool list_wants(const struct list_filter *f, const char *kind,
+		       const char *name, const char *alias)
+{
+	if (f->kind && strcmp(f->kind, kind))
+		return false;
+	if (!f->glob)
+		return true;
+	return !fnmatch(f->glob, name, 0) || (alias && !fnmatch(f->glob, alias, 0));
+}
+
+static void list_line(struct list_filter *f, const char *name,
+		      const char *alias, const char *desc)
+{
+	char buf[600];
+
+	if (alias)
+		snprintf(buf, sizeof(buf), "%s OR %s", name, alias);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	printf("  %-50s [%s]\n", buf, desc);
+	f->printed++;
+}
+
+static void list_symbols(struct list_filter *f, const char *kind,
+			 const struct perf_event_symbol *syms, int nr,
+			 const char *desc)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (list_wants(f, kind, syms[i].name, syms[i].alias))
+			list_line(f, syms[i].name, syms[i].alias, desc);
+}
+
+static void list_cache(struct list_filter *f)
+{
+	char access[64], miss[64];
+	int c, op;
+
+	for (c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
+		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			if (!perf_cache_op_valid(c, op))
+				continue;
+			snprintf(access, sizeof(access), "%s-%ss",
+				 perf_cache_names[c], perf_cache_op_names[op]);
+			snprintf(miss, sizeof(miss), "%s-%s-misses",
+				 perf_cache_names[c], perf_cache_op_names[op]);
+			if (list_wants(f, "cache", access, NULL))
+				list_line(f, access, NULL, "Hardware cache event");
+			if (list_wants(f, "cache", miss, NULL))
+				list_line(f, miss, NULL, "Hardware cache event");
+		}
+	}
+}
+
+static int list_tracepoint(const char *subsys, const char *name, void *data)
+{
+	struct list_filter *f = data;
+	char full[256];
+
+	snprintf(full, sizeof(full), "%s:%s", subsys, name);
+	if (list_wants(f, "tracepoint", full, NULL))
+		list_line(f, full, NULL, "Tracepoint event");
+	return 0;
+}
+
+static int list_tracepoints(struct list_filter *f)
+{
+	int err;
+
+	if (f->kind && strcmp(f->kind, "tracepoint"))
+		return 0;
+	err = tracefs_for_each_event(NULL, list_tracepoint, f);
+	if (err && f->kind) {
+		fprintf(stderr, "perf list: cannot read tracepoints: %s (is tracefs mounted at /sys/kernel/tracing? are you root?)\n",
+			strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static const char * const list_usage[] = {
+	"perf list [hw|sw|cache|tracepoint|GLOB]",
+	NULL
+};
+
+int cmd_list(int argc, const char **argv)
+{
+	const struct option options[] = { OPT_END() };
+	struct list_filter f = { 0 };
+	const char *kinds[] = { "hw", "sw", "cache", "tracepoint" };
+	size_t i;
+
+	argc = parse_options(argc - 1, argv + 1, options, list_usage, 0);
+	if (argc > 1)
+		usage_with_options_msg(list_usage, options,
+				       "give at most one filter");
+	if (argc == 1) {
+		f.glob = argv[1];
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (!strcmp(argv[1], kinds[i]) ||
+			    (!strcmp(argv[1], "hardware") && i == 0) ||
+			    (!strcmp(argv[1], "software") && i == 1))
+				f.kind = kinds[i], f.glob = NULL;
+		/* A bare word matches anywhere in the name. */
+		if (f.glob && !strpbrk(f.glob, "*?[")) {
+			static char buf[256];
+
+			snprintf(buf, sizeof(buf), "*%s*", f.glob);
+			f.glob = buf;
+		}
+	}
+	printf("\nList of pre-defined events (to be used in -e):\n\n");
+	list_symbols(&f, "hw", perf_hw_symbols, perf_nr_hw_symbols,
+		     "Hardware event");
+	list_symbols(&f, "sw", perf_sw_symbols, perf_nr_sw_symbols,
+		     "Software event");
+	list_cache(&f);
+	if (!f.kind && (!f.glob || !fnmatch(f.glob, "rNNN", 0)))
+		list_line(&f, "rNNN", NULL, "Raw hardware event descriptor");
+	if (list_tracepoints(&f))
+		return 1;
+	printf("\n");
+	return 0;
+}

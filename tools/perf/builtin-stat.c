@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf stat: count events for a command, processes, threads or CPUs.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <perf/backend.h>
+#include <perf/evlist.h>
+#include <perf/parse-events.h>
+#include <perf/strerror.h>
+#include "builtin.h"
+#include "util/parse-options.h"
+#include "util/stat.h"
+#include "util/workload.h"
+
+#define STAT_DEFAULT_EVENTS \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles," \
+	"instructions,branches,branch-misses"
+
+struct stat_cmd {
+	const char *events[64];
+	int nr_events;
+	bool system_wide;
+	const char *cpu_list;
+	bool no_aggr;
+	const char *pid_list;
+	const char *tid_list;
+	int repeat;
+	int interval_ms;
+	const char *csv_sep;
+	const char *output_name;
+	bool no_inherit;
+	int verbose;
+
+	struct perf_evlist *evlist;
+	const char **argv;		/* the workload, or NULL */
+	FILE *out;
+	struct stat_value *values;	/* [evsel][slot] */
+	struct stats *run_stats;	/* [evsel][slot] */
+	struct perf_counts_values *prev;	/* [evsel][slot], for -I */
+	int nr_slots;
+	struct stats elapsed;
+	struct workload wl;
+	bool have_workload_rusage;
+};
+
+static volatile sig_atomic_t stat_done;
+static volatile sig_atomic_t stat_signal;
+
+static void stat_sig_handler(int sig)
+{
+	stat_done = 1;
+	stat_signal = sig;
+}
+
+static int stat_add_event(const struct option *opt, const char *arg,
+			  int unset)
+{
+	struct stat_cmd *cmd = opt->value;
+
+	(void)unset;
+	if (cmd->nr_events == (int)ARRAY_SIZE(cmd->events)) {
+		fprintf(stderr, "perf stat: too many -e options\n");
+		return -1;
+	}
+	cmd->events[cmd->nr_events++] = arg;
+	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int stat_parse_events(struct stat_cmd *cmd)
+{
+	struct parse_events_error err;
+	int i;
+
+	if (!cmd->nr_events)
+		cmd->events[cmd->nr_events++] = STAT_DEFAULT_EVENTS;
+	for (i = 0; i < cmd->nr_events; i++) {
+		if (parse_events(cmd->evlist, cmd->events[i], &err)) {
+			parse_events_error__print(&err, cmd->events[i], stderr);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int stat_setup_maps(struct stat_cmd *cmd)
+{
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+
+	if (cmd->system_wide || cmd->cpu_list) {
+		cpus = cmd->cpu_list ? perf_cpu_map__parse(cmd->cpu_list) :
+				       perf_cpu_map__new_online();
+		if (!cpus) {
+			fprintf(stderr, "perf stat: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
+				cmd->cpu_list);
+			return -EINVAL;
+		}
+		threads = perf_thread_map__new_any();
+	} else {
+		cpus = perf_cpu_map__new_any();
+		if (cmd->pid_list)
+			threads = perf_thread_map__parse_pids(cmd->pid_list);
+		else if (cmd->tid_list)
+			threads = perf_thread_map__parse_tids(cmd->tid_list);
+		else
+			threads = perf_thread_map__new_any(); /* set per run */
+		if (!threads) {
+			fprintf(stderr, "perf stat: no such process or thread: '%s'\n",
+				cmd->pid_list ? cmd->pid_list : cmd->tid_list);
+			perf_cpu_map__put(cpus);
+			return -ESRCH;
+		}
+	}
+	perf_evlist__set_maps(cmd->evlist, cpus, threads);
+	cmd->nr_slots = cmd->no_aggr ? cpus->nr : 1;
+	return 0;
+}
+
+static bool stat_counts_workload_only(const struct stat_cmd *cmd)
+{
+	return cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
+	       !cmd->pid_list && !cmd->tid_list;
+}
+
+static void stat_setup_attrs(struct stat_cmd *cmd)
+{
+	struct perf_evsel *pos;
+
+	perf_evlist__for_each(cmd->evlist, pos) {
+		struct perf_counter_attr *attr = &pos->attr;
+
+		attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+				    PERF_FORMAT_TOTAL_TIME_RUNNING;
+		attr->inherit = !cmd->no_inherit;
+		attr->sample_period = 0;
+		attr->disabled = 1;
+		/* Count the command from its exec, not perf's own set-up. */
+		attr->enable_on_exec = stat_counts_workload_only(cmd);
+	}
+}
+
+static int stat_alloc_tables(struct stat_cmd *cmd)
+{
+	size_t n = (size_t)cmd->evlist->nr * cmd->nr_slots;
+
+	cmd->values = calloc(n, sizeof(*cmd->values));
+	cmd->run_stats = calloc(n, sizeof(*cmd->run_stats));
+	cmd->prev = calloc(n, sizeof(*cmd->prev));
+	return cmd->values && cmd->run_stats && cmd->prev ? 0 : -ENOMEM;
+}
+
+/* Report a fatal open error; unsupported events are not fatal. */
+static int stat_open(struct stat_cmd *cmd)
+{
+	struct perf_evsel *pos;
+	char msg[1024];
+	int err = perf_evlist__open(cmd->evlist, true);
+
+	if (!err)
+		return 0;
+	perf_evlist__for_each(cmd->evlist, pos) {
+		if (pos->open_errno && !perf_errno_unsupported(pos->open_errno) &&
+		    pos->open_errno != EINVAL) {
+			fprintf(stderr, "Error:\n%s\n",
+				perf_strerror_open(pos->open_errno, pos, msg,
+						   sizeof(msg)));
+			break;
+		}
+	}
+	return err;
+}
+
+/* Sum one evsel's counts into a slot (one CPU index, or all). */
+static void stat_slot_counts(struct stat_cmd *cmd, struct perf_evsel *evsel,
+			     int slot, struct perf_counts_values *sum)
+{
+	perf_evsel__sum(evsel, cmd->no_aggr ? slot : -1, sum);
+}
+
+static int slot_cpu(struct stat_cmd *cmd, int slot)
+{
+	return cmd->no_aggr ? cmd->evlist->cpus->cpu[slot] : -1;
+}
+
+/*
+ * Turn raw counts into printable values.  With @delta, the values since
+ * the previous call (interval mode) are used.
+ */
+static void stat_collect(struct stat_cmd *cmd, bool delta, bool accumulate)
+{
+	struct perf_evsel *pos;
+	int s;
+
+	perf_evlist__for_each(cmd->evlist, pos) {
+		for (s = 0; s < cmd->nr_slots; s++) {
+			int i = pos->idx * cmd->nr_slots + s;
+			struct stat_value *v = &cmd->values[i];
+			struct perf_counts_values c, *prev = &cmd->prev[i];
+
+			stat_slot_counts(cmd, pos, s, &c);
+			if (delta) {
+				struct perf_counts_values now = c;
+
+				c.val -= prev->val;
+				c.ena -= prev->ena;
+				c.run -= prev->run;
+				*prev = now;
+			}
+			v->evsel = pos;
+			v->cpu = slot_cpu(cmd, s);
+			v->supported = pos->open_errno == 0;
+			v->run_ns = c.run;
+			perf_counts__scale(&c, true, &v->count);
+			if (accumulate && v->supported &&
+			    v->count.state == PERF_COUNT_OK)
+				stats__update(&cmd->run_stats[i], v->count.val);
+			v->mean = accumulate ? stats__mean(&cmd->run_stats[i]) :
+					       v->count.val;
+			v->rel_stddev_pct =
+				stats__rel_stddev_pct(&cmd->run_stats[i]);
+		}
+	}
+}
+
+static void stat_print_values(struct stat_cmd *cmd, double elapsed_ns,
+			      const char *prefix)
+{
+	struct stat_output o = {
+		.out = cmd->out, .csv_sep = cmd->csv_sep,
+		.per_cpu = cmd->no_aggr, .run_count = cmd->repeat,
+		.interval_prefix = prefix,
+	};
+	int nr = cmd->evlist->nr * cmd->nr_slots, i;
+	struct stat_metric m;
+
+	for (i = 0; i < nr; i++) {
+		stat__metric(&cmd->values[i], cmd->values, nr, elapsed_ns, &m);
+		stat__print_value(&o, &cmd->values[i], &m);
+	}
+}
+
+static void stat_print_header(struct stat_cmd *cmd)
+{
+	FILE *out = cmd->out;
+	const char **a;
+
+	if (cmd->csv_sep)
+		return;
+	fprintf(out, "\n Performance counter stats for ");
+	if (cmd->system_wide && !cmd->cpu_list) {
+		fprintf(out, "'system wide'");
+	} else if (cmd->cpu_list) {
+		fprintf(out, "'CPU(s) %s'", cmd->cpu_list);
+	} else if (cmd->pid_list) {
+		fprintf(out, "process id '%s'", cmd->pid_list);
+	} else if (cmd->tid_list) {
+		fprintf(out, "thread id '%s'", cmd->tid_list);
+	} else {
+		fprintf(out, "'");
+		for (a = cmd->argv; *a; a++)
+			fprintf(out, "%s%s", a == cmd->argv ? "" : " ", *a);
+		fprintf(out, "'");
+	}
+	if (cmd->repeat > 1)
+		fprintf(out, " (%d runs)", cmd->repeat);
+	fprintf(out, ":\n\n");
+}
+
+static void stat_print_footer(struct stat_cmd *cmd)
+{
+	FILE *out = cmd->out;
+	double secs = stats__mean(&cmd->elapsed) / 1e9;
+	const struct rusage *ru = &cmd->wl.rusage;
+
+	if (cmd->csv_sep)
+		return;
+	fputc('\n', out);
+	if (cmd->repeat > 1)
+		fprintf(out, "%18.6f +- %.6f seconds time elapsed  ( +- %5.2f%% )\n",
+			secs, stats__stddev_of_mean(&cmd->elapsed) / 1e9,
+			stats__rel_stddev_pct(&cmd->elapsed));
+	else
+		fprintf(out, "%18.9f seconds time elapsed\n", secs);
+	if (cmd->have_workload_rusage && cmd->repeat <= 1) {
+		fprintf(out, "\n%18.9f seconds user\n%18.9f seconds sys\n",
+			ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
+			ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+	}
+	fputc('\n', out);
+}
+
+/* True while at least one targeted thread still exists. */
+static bool stat_targets_alive(struct stat_cmd *cmd)
+{
+	struct perf_thread_map *t = cmd->evlist->threads;
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->tid[i] < 0 || kill(t->tid[i], 0) == 0 || errno == EPERM)
+			return true;
+	return false;
+}
+
+static void stat_print_interval(struct stat_cmd *cmd, double start_ns,
+				double *last_ns)
+{
+	double now = now_ns();
+	char prefix[64];
+	double since = (now - start_ns) / 1e9;
+
+	perf_evlist__read(cmd->evlist);
+	stat_collect(cmd, true, false);
+	snprintf(prefix, sizeof(prefix), "%6lu.%09lu", (unsigned long)since,
+		 (unsigned long)((since - (unsigned long)since) * 1e9));
+	stat_print_values(cmd, now - *last_ns, prefix);
+	fflush(cmd->out);
+	*last_ns = now;
+}
+
+/* Sleep for up to @ms, returning early on a signal. */
+static void stat_nap(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Wait for the end of the measurement: the workload's exit, a signal, or
+ * (when watching existing tasks) the exit of all of them.  Prints
+ * intervals meanwhile.
+ */
+static void stat_wait(struct stat_cmd *cmd, double start_ns)
+{
+	double last = start_ns, next = start_ns + cmd->interval_ms * 1e6;
+	bool watch_targets = !cmd->argv && (cmd->pid_list || cmd->tid_list);
+
+	for (;;) {
+		if (cmd->argv && workload__poll(&cmd->wl))
+			break;
+		if (stat_done || (watch_targets && !stat_targets_alive(cmd)))
+			break;
+		if (cmd->interval_ms && now_ns() >= next) {
+			stat_print_interval(cmd, start_ns, &last);
+			next += cmd->interval_ms * 1e6;
+		}
+		if (cmd->argv && !cmd->interval_ms) {
+			bool intr = false;
+
+			workload__wait(&cmd->wl, &intr);
+			if (intr && stat_signal)
+				kill(cmd->wl.pid, stat_signal);
+			continue;
+		}
+		stat_nap(cmd->interval_ms && cmd->interval_ms < 100 ?
+			 cmd->interval_ms : 100);
+	}
+	if (stat_done && cmd->argv) {
+		kill(cmd->wl.pid, stat_signal ? stat_signal : SIGINT);
+		workload__wait(&cmd->wl, NULL);
+	}
+}
+
+static int stat_set_workload_threads(struct stat_cmd *cmd)
+{
+	struct perf_thread_map *threads = perf_thread_map__new_any();
+
+	if (!threads)
+		return -ENOMEM;
+	threads->tid[0] = cmd->wl.pid;
+	perf_evlist__set_maps(cmd->evlist, cmd->evlist->cpus, threads);
+	return 0;
+}
+
+/* One measurement: open, run, read, close.  Returns 0 or -errno. */
+static int stat_run_once(struct stat_cmd *cmd)
+{
+	double start, last;
+	int err;
+
+	if (cmd->argv) {
+		err = workload__prepare(&cmd->wl, cmd->argv);
+		if (err) {
+			fprintf(stderr, "perf stat: cannot fork: %s\n",
+				strerror(-err));
+			return err;
+		}
+		if (stat_counts_workload_only(cmd)) {
+			err = stat_set_workload_threads(cmd);
+			if (err)
+				goto out_kill;
+		}
+	}
+	err = stat_open(cmd);
+	if (err)
+		goto out_kill;
+	if (!stat_counts_workload_only(cmd))
+		perf_evlist__enable(cmd->evlist);
+	start = now_ns();
+	if (cmd->argv) {
+		err = workload__start(&cmd->wl);
+		if (err) {
+			fprintf(stderr, "perf stat: cannot run '%s': %s\n",
+				cmd->argv[0], strerror(-err));
+			perf_evlist__close(cmd->evlist);
+			return err;
+		}
+	}
+	stat_wait(cmd, start);
+	last = now_ns();
+	perf_evlist__disable(cmd->evlist);
+	perf_evlist__read(cmd->evlist);
+	perf_evlist__close(cmd->evlist);
+	stats__update(&cmd->elapsed, last - start);
+	cmd->have_workload_rusage = cmd->argv != NULL;
+	if (!cmd->interval_ms)
+		stat_collect(cmd, false, true);
+	return 0;
+out_kill:
+	if (cmd->argv)
+		workload__kill(&cmd->wl);
+	return err;
+}
+
+static const char * const stat_usage[] = {
+	"perf stat [<options>] [<command>]",
+	NULL
+};
+
+static int stat_check_options(struct stat_cmd *cmd,
+			      const struct option *options)
+{
+	if (!cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
+	    !cmd->pid_list && !cmd->tid_list)
+		usage_with_options_msg(stat_usage, options,
+				       "give a command, -a, -C, -p or -t");
+	if (cmd->no_aggr && !cmd->system_wide && !cmd->cpu_list)
+		usage_with_options_msg(stat_usage, options,
+				       "-A/--no-aggr needs -a or -C");
+	if (cmd->pid_list && cmd->tid_list)
+		usage_with_options_msg(stat_usage, options,
+				       "-p and -t are exclusive");
+	if (cmd->repeat < 1)
+		usage_with_options_msg(stat_usage, options,
+				       "-r needs a positive count");
+	if (cmd->repeat > 1 && !cmd->argv)
+		usage_with_options_msg(stat_usage, options,
+				       "-r needs a command to repeat");
+	if (cmd->interval_ms < 0 ||
+	    (cmd->interval_ms > 0 && cmd->interval_ms < 10))
+		usage_with_options_msg(stat_usage, options,
+				       "-I needs at least 10 ms");
+	if (cmd->interval_ms && cmd->repeat > 1)
+		usage_with_options_msg(stat_usage, options,
+				       "-I and -r cannot be combined");
+	return 0;
+}
+
+static void stat_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = stat_sig_handler };
+
+	/* No SA_RESTART: waits must return so we can stop. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int stat_main(struct stat_cmd *cmd)
+{
+	int run, err;
+
+	err = stat_parse_events(cmd);
+	if (!err)
+		err = stat_setup_maps(cmd);
+	if (err)
+		return 1;
+	stat_setup_attrs(cmd);
+	if (stat_alloc_tables(cmd))
+		return 1;
+	if (cmd->verbose)
+		fprintf(stderr, "Using %s\n", perf_backend_name(perf_backend()));
+	stat_install_signals();
+	if (cmd->interval_ms && !cmd->csv_sep)
+		fprintf(cmd->out, "#           time             counts unit events\n");
+	for (run = 0; run < cmd->repeat && !stat_done; run++) {
+		err = stat_run_once(cmd);
+		if (err)
+			return err == -ENOENT || err == -EACCES ? 127 : 1;
+	}
+	if (!cmd->interval_ms) {
+		stat_print_header(cmd);
+		stat_print_values(cmd, stats__mean(&cmd->elapsed), NULL);
+		stat_print_footer(cmd);
+	}
+	return cmd->argv ? workload__exit_code(&cmd->wl) : 0;
+}
+
+int cmd_stat(int argc, const char **argv)
+{
+	struct stat_cmd cmd = { .repeat = 1 };
+	const struct option options[] = {
+		OPT_CALLBACK('e', "event", &cmd, "event",
+			     "event selector, see 'perf list'", stat_add_event),
+		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
+			   "list of CPUs to count (e.g. 0,2-3)"),
+		OPT_BOOLEAN('A', "no-aggr", &cmd.no_aggr,
+			    "show counts per CPU"),
+		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
+			   "count existing processes (all their threads)"),
+		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
+			   "count existing threads"),
+		OPT_INTEGER('r', "repeat", &cmd.repeat, "n",
+			    "repeat the command and show mean and stddev"),
+		OPT_INTEGER('I', "interval-print", &cmd.interval_ms, "msec",
+			    "print counts every msec milliseconds"),
+		OPT_STRING('x', "field-separator", &cmd.csv_sep, "separator",
+			   "print counts as CSV with this separator"),
+		OPT_STRING('o', "output", &cmd.output_name, "file",
+			   "write the counts to this file"),
+		OPT_BOOLEAN('i', "no-inherit", &cmd.no_inherit,
+			    "do not count child tasks"),
+		OPT_INCR('v', "verbose", &cmd.verbose,
+			 "say more (e.g. which kernel interface is used)"),
+		OPT_END()
+	};
+	int ret;
+
+	argc = parse_options(argc - 1, argv + 1, options, stat_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	cmd.argv = argc ? argv + 1 : NULL;
+	stat_check_options(&cmd, options);
+	cmd.out = stderr;
+	if (cmd.output_name) {
+		cmd.out = fopen(cmd.output_name, "w");
+		if (!cmd.out) {
+			fprintf(stderr, "perf stat: cannot create '%s': %s\n",
+				cmd.output_name, strerror(errno));
+			return 1;
+		}
+	}
+	cmd.evlist = perf_evlist__new();
+	if (!cmd.evlist)
+		return 1;
+	ret = stat_main(&cmd);
+	if (cmd.out != stderr)
+		fclose(cmd.out);
+	perf_evlist__delete(cmd.evlist);
+	free(cmd.values);
+	free(cmd.run_stats);
+	free(cmd.prev);
+	return ret;
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_BUILTIN_H
+#define __PERF_BUILTIN_H
+
+int cmd_stat(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_test(int argc, const char **argv);
+int cmd_help(int argc, const char **argv);
+int cmd_version(int argc, const char **argv);
+
+#endif /* __PERF_BUILTIN_H */

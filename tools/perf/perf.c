@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf: the command dispatcher.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perf/backend.h>
+#include <perf/types.h>
+#include "builtin.h"
+#include "util/help.h"
+
+#ifndef PERF_VERSION
+#define PERF_VERSION "0.0"
+#endif
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "help", cmd_help, "Show the manual of a command" },
+	{ "list", cmd_list, "List the events that can be counted or sampled" },
+	{ "stat", cmd_stat, "Count events while a command runs" },
+	{ "test", cmd_test, "Run the self-tests, or a bundled workload (-w)" },
+	{ "version", cmd_version, "Show the version" },
+};
+
+static const char perf_usage[] =
+	"usage: perf [--version] [--help] COMMAND [ARGS]";
+
+static void list_commands(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "\n %s\n\n The commands are:\n", perf_usage);
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "   %-12s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n See 'perf help COMMAND' for more on a command.\n\n");
+}
+
+int cmd_version(int argc, const char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("perf version %s\n", PERF_VERSION);
+	return 0;
+}
+
+int cmd_help(int argc, const char **argv)
+{
+	const char *text;
+
+	if (argc < 2) {
+		list_commands(stdout);
+		return 0;
+	}
+	text = help__doc_text(argv[1]);
+	if (!text) {
+		fprintf(stderr, "perf help: no manual for '%s'; see 'perf help' for the commands\n",
+			argv[1]);
+		return 1;
+	}
+	fputs(text, stdout);
+	return 0;
+}
+
+static const struct cmd_struct *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Like git: suggest the commands closest to a mistyped one. */
+static void suggest(const char *name)
+{
+	int best = 1 << 20, d;
+	size_t i;
+
+	fprintf(stderr, "perf: '%s' is not a perf-command. See 'perf --help'.\n",
+		name);
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
+		d = help__levenshtein(name, commands[i].name);
+		if (d < best)
+			best = d;
+	}
+	if (best > 3)
+		return;
+	fprintf(stderr, "\nDid you mean this?\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (help__levenshtein(name, commands[i].name) == best)
+			fprintf(stderr, "\t%s\n", commands[i].name);
+}
+
+int main(int argc, const char **argv)
+{
+	const struct cmd_struct *cmd;
+
+	if (perf_backend_init())
+		fprintf(stderr, "perf: ignoring %s='%s' (use 'event' or 'counter')\n",
+			PERF_BACKEND_ENV, getenv(PERF_BACKEND_ENV));
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		list_commands(stdout);
+		return argc < 2 ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
+		return cmd_version(argc - 1, argv + 1);
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		suggest(argv[1]);
+		return 1;
+	}
+	/* "perf CMD --help" shows the manual, "-h" the short usage. */
+	if (argc == 3 && !strcmp(argv[2], "--help") && help__doc_text(argv[1])) {
+		const char *hargv[] = { "help", argv[1], NULL };
+
+		return cmd_help(2, hargv);
+	}
+	return cmd->fn(argc - 1, argv + 1);
+}

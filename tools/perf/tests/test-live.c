@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counters on the running kernel, through the selected backend.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <perf/backend.h>
+#include <perf/evlist.h>
+#include <perf/parse-events.h>
+#include <perf/strerror.h>
+#include <perf/tracefs.h>
+#include "tests.h"
+
+static struct perf_evlist *open_self(struct test_ctx *ctx, const char *events,
+				     u64 read_format, int *err)
+{
+	struct perf_evlist *evlist = perf_evlist__new();
+	struct perf_thread_map *threads = perf_thread_map__new_any();
+	struct parse_events_error perr;
+	struct perf_evsel *pos;
+	char msg[512];
+
+	threads->tid[0] = 0;	/* this thread */
+	perf_evlist__set_maps(evlist, perf_cpu_map__new_any(), threads);
+	*err = parse_events(evlist, events, &perr);
+	if (*err) {
+		pr_test(ctx, "parse: %s\n", perr.msg);
+		return evlist;
+	}
+	perf_evlist__for_each(evlist, pos) {
+		pos->attr.read_format = read_format;
+		pos->attr.disabled = 1;
+		pos->attr.exclude_kernel = 0;
+	}
+	*err = perf_evlist__open(evlist, false);
+	if (*err && evlist->first)
+		pr_test(ctx, "open: %s\n", perf_strerror_open(-*err,
+					evlist->first, msg, sizeof(msg)));
+	return evlist;
+}
+
+static volatile unsigned long sink;
+
+static void spin(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		sink += i;
+}
+
+int test__live_task_clock(struct test_ctx *ctx)
+{
+	u64 fmt = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING |
+		  PERF_FORMAT_ID;
+	struct perf_counts_values v, v2;
+	struct perf_evlist *evlist;
+	struct perf_evsel *e;
+	u64 id = 0;
+	int err;
+
+	evlist = open_self(ctx, "task-clock", fmt, &err);
+	if (err == -EACCES || err == -EPERM)
+		return test_skip(ctx, "no permission to count (%s)",
+				 perf_backend_paranoid_file());
+	TEST_ASSERT(ctx, !err, "task-clock did not open: %s", strerror(-err));
+	e = evlist->first;
+	TEST_ASSERT(ctx, !perf_evsel__read(e, 0, 0, &v) && v.val == 0 &&
+		    v.run == 0, "disabled counter counted %llu",
+		    (unsigned long long)v.val);
+	perf_evlist__enable(evlist);
+	spin(20000000);
+	perf_evlist__disable(evlist);
+	TEST_ASSERT(ctx, !perf_evsel__read(e, 0, 0, &v), "read failed");
+	pr_test(ctx, "val %llu ena %llu run %llu id %llu\n",
+		(unsigned long long)v.val, (unsigned long long)v.ena,
+		(unsigned long long)v.run, (unsigned long long)v.id);
+	TEST_ASSERT(ctx, v.val > 0 && v.run > 0 && v.ena >= v.run,
+		    "enabled %llu running %llu",
+		    (unsigned long long)v.ena, (unsigned long long)v.run);
+	ioctl(PERF_EVSEL_FD(e, 0, 0), PERF_COUNTER_IOC_ID, &id);
+	TEST_ASSERT(ctx, id && id == v.id, "ID ioctl %llu vs read %llu",
+		    (unsigned long long)id, (unsigned long long)v.id);
+	/* Disabled: nothing more is counted. */
+	spin(1000000);
+	TEST_ASSERT(ctx, !perf_evsel__read(e, 0, 0, &v2) && v2.val == v.val,
+		    "counted while disabled");
+	TEST_ASSERT(ctx, !perf_evsel__ioctl(e, PERF_COUNTER_IOC_RESET, 0) &&
+		    !perf_evsel__read(e, 0, 0, &v2) && v2.val == 0,
+		    "reset left %llu", (unsigned long long)v2.val);
+	perf_evlist__delete(evlist);
+	return TEST_OK;
+}
+
+/* getppid is counted exactly: the tracepoint fires once per call. */
+int test__live_syscall_count(struct test_ctx *ctx)
+{
+	struct perf_counts_values v;
+	struct perf_evlist *evlist;
+	int err, i;
+
+	if (!tracefs_path() ||
+	    tracefs_event_id("syscalls", "sys_enter_getppid") < 0)
+		return test_skip(ctx, "no syscalls:sys_enter_getppid tracepoint (tracefs missing or no CONFIG_FTRACE_SYSCALLS)");
+	evlist = open_self(ctx, "syscalls:sys_enter_getppid",
+			   PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING, &err);
+	if (err == -EACCES || err == -EPERM)
+		return test_skip(ctx, "no permission for tracepoints (run as root)");
+	TEST_ASSERT(ctx, !err, "open failed: %s", strerror(-err));
+	perf_evlist__enable(evlist);
+	for (i = 0; i < 1234; i++)
+		syscall(SYS_getppid);
+	perf_evlist__disable(evlist);
+	TEST_ASSERT(ctx, !perf_evsel__read(evlist->first, 0, 0, &v), "read");
+	TEST_ASSERT(ctx, v.val == 1234, "counted %llu getppid calls, made 1234",
+		    (unsigned long long)v.val);
+	perf_evlist__delete(evlist);
+	return TEST_OK;
+}
+
+int test__backend(struct test_ctx *ctx)
+{
+	bool ours = access(PERF_COUNTER_PARANOID_FILE, F_OK) == 0;
+	const char *env = getenv(PERF_BACKEND_ENV);
+
+	if (env && *env)
+		return test_skip(ctx, "%s is set", PERF_BACKEND_ENV);
+	TEST_ASSERT(ctx, perf_backend() ==
+		    (ours ? PERF_BACKEND_COUNTER : PERF_BACKEND_EVENT),
+		    "backend %s chosen", perf_backend_name(perf_backend()));
+	pr_test(ctx, "backend: %s\n", perf_backend_name(perf_backend()));
+	return TEST_OK;
+}

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bundled workloads, run with 'perf test -w NAME'.
+ */
+#include "../tests.h"
+
+const struct workload_desc test_workloads[] = {
+	{ "syscalls", "[--wait-signal] [N getppid [M failing opens [K writes]]]",
+	  workload_syscalls },
+	{ "cpuloop", "[SECONDS]: hot functions in perf and in libperf-hot.so",
+	  workload_cpuloop },
+	{ "threads", "[PAIRS [ROUNDS]]: threads waking each other",
+	  workload_threads },
+};
+
+const int nr_test_workloads = sizeof(test_workloads) /
+			      sizeof(test_workloads[0]);

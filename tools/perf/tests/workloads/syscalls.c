@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A workload with known system call counts: N getppid, M opens of a
+ * missing path (all fail with ENOENT), K one-byte writes to /dev/null.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "../tests.h"
+
+#define MISSING_PATH "/nonexistent/perf-test-workload"
+
+static int arg_count(const char *s, int def)
+{
+	char *end;
+	long v;
+
+	if (!s)
+		return def;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 ? -1 : (int)v;
+}
+
+/* Block until SIGUSR1, so a tracer can attach first. */
+static void wait_for_usr1(void)
+{
+	sigset_t set, old;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	sigwait(&set, &sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int workload_syscalls(int argc, const char **argv)
+{
+	bool wait = argc > 0 && !strcmp(argv[0], "--wait-signal");
+	int n, m, k, i, fd;
+
+	if (wait) {
+		argc--;
+		argv++;
+	}
+	n = arg_count(argc > 0 ? argv[0] : NULL, 1000);
+	m = arg_count(argc > 1 ? argv[1] : NULL, 100);
+	k = arg_count(argc > 2 ? argv[2] : NULL, 100);
+	if (n < 0 || m < 0 || k < 0) {
+		fprintf(stderr, "usage: perf test -w syscalls [--wait-signal] [N getppid [M failing opens [K writes]]]\n");
+		return 1;
+	}
+	fd = open("/dev/null", O_WRONLY);
+	if (fd < 0) {
+		perror("/dev/null");
+		return 1;
+	}
+	if (wait)
+		wait_for_usr1();
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	for (i = 0; i < m; i++)
+		syscall(SYS_openat, AT_FDCWD, MISSING_PATH, O_RDONLY);
+	for (i = 0; i < k; i++)
+		if (write(fd, "x", 1) != 1)
+			return 1;
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_PARSE_OPTIONS_H
+#define __PERF_PARSE_OPTIONS_H
+
+#include <stdbool.h>
+
+enum option_type {
+	OPTION_END,
+	OPTION_BOOLEAN,		/* bool *; --no-NAME clears */
+	OPTION_INCR,		/* int *; each use adds one */
+	OPTION_INTEGER,		/* int * */
+	OPTION_UINTEGER,	/* unsigned int * */
+	OPTION_STRING,		/* const char ** */
+	OPTION_CALLBACK,	/* callback(opt, arg, unset) */
+	OPTION_GROUP,		/* a heading in the help text */
+};
+
+struct option;
+typedef int (*option_cb)(const struct option *opt, const char *arg,
+			 int unset);
+
+struct option {
+	enum option_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;	/* argument placeholder; NULL: no argument */
+	const char *help;
+	option_cb callback;
+	bool optional_arg;
+};
+
+#define OPT_END() { .type = OPTION_END }
+#define OPT_GROUP(h) { .type = OPTION_GROUP, .help = (h) }
+#define OPT_BOOLEAN(s, l, v, h) \
+	{ .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h) }
+#define OPT_INCR(s, l, v, h) \
+	{ .type = OPTION_INCR, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h) }
+#define OPT_INTEGER(s, l, v, a, h) \
+	{ .type = OPTION_INTEGER, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_UINTEGER(s, l, v, a, h) \
+	{ .type = OPTION_UINTEGER, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_CALLBACK(s, l, v, a, h, f) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .argh = (a), .help = (h), .callback = (f) }
+#define OPT_CALLBACK_NOARG(s, l, v, h, f) \
+	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h), .callback = (f) }
+
+/* Stop at the first argument that is not an option (the workload). */
+#define PARSE_OPT_STOP_AT_NON_OPTION	(1 << 0)
+
+/* Exit status for a usage error, as git and perf use. */
+#define PARSE_OPT_USAGE_EXIT 129
+
+int parse_options(int argc, const char **argv, const struct option *opts,
+		  const char * const usage[], int flags);
+void usage_with_options(const char * const usage[],
+			const struct option *opts) __attribute__((noreturn));
+void usage_with_options_msg(const char * const usage[],
+			    const struct option *opts, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 3, 4)));
+
+#endif /* __PERF_PARSE_OPTIONS_H */
