@@ -184,9 +184,11 @@ static int run_unit_test(const struct test_case *tc, int verbose,
 		if (!verbose)
 			dup2(fileno(log), STDOUT_FILENO);
 		ret = tc->fn(&ctx);
-		if (ret == TEST_SKIP)
-			printf("%s\n", ctx.skip_reason);
 		fflush(stdout);
+		if (ret == TEST_SKIP) {
+			fprintf(log, "%s\n", ctx.skip_reason);
+			fflush(log);
+		}
 		_exit(ret == TEST_OK ? 0 : ret == TEST_SKIP ? 2 : 1);
 	}
 	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
@@ -322,6 +324,10 @@ int cmd_test(int argc, const char **argv)
 		OPT_END()
 	};
 
+	/* A workload takes the rest of the line as its own arguments. */
+	if (argc >= 3 && (!strcmp(argv[1], "-w") ||
+			  !strcmp(argv[1], "--workload")))
+		return run_workload(argv[2], argc - 3, argv + 3);
 	argc = parse_options(argc - 1, argv + 1, options, test_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	if (workload)

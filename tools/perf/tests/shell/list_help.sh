@@ -1,0 +1,24 @@
+#!/bin/sh
+# perf list, help, version and command suggestions
+. "$(dirname "$0")/lib/common.sh"
+
+$PERF list > "$tmpdir/list" || fail "perf list failed"
+for e in cpu-cycles task-clock context-switches L1-dcache-load-misses rNNN; do
+	grep -q "^  $e" "$tmpdir/list" || fail "perf list lacks $e"
+done
+$PERF list sw > "$tmpdir/sw"
+grep -q "task-clock" "$tmpdir/sw" || fail "list sw lacks task-clock"
+grep -q "cpu-cycles" "$tmpdir/sw" && fail "list sw shows hardware events"
+if [ -d /sys/kernel/tracing/events/sched ]; then
+	$PERF list 'sched:sched_sw*' > "$tmpdir/tp"
+	grep -q "sched:sched_switch *\[Tracepoint event\]" "$tmpdir/tp" || fail "no sched_switch"
+	grep -q "task-clock" "$tmpdir/tp" && fail "glob did not filter"
+fi
+
+$PERF --version | grep -Eq '^perf version [0-9]' || fail "--version"
+$PERF help stat | grep -q -- "--repeat" || fail "help stat lacks the manual"
+$PERF stat --help | grep -q "perf-stat" || fail "stat --help lacks the manual"
+$PERF stta > "$tmpdir/sugg" 2>&1 && fail "unknown command exited 0"
+grep -q "Did you mean" "$tmpdir/sugg" && grep -q "stat" "$tmpdir/sugg" ||
+	fail "no suggestion: $(cat "$tmpdir/sugg")"
+echo ok

@@ -1,0 +1,23 @@
+#!/bin/sh
+# perf stat: software events print, task-clock agrees with /usr/bin/time
+. "$(dirname "$0")/lib/common.sh"
+[ -x /usr/bin/time ] || skip "/usr/bin/time missing (Debian package 'time')"
+
+ev=task-clock,context-switches,page-faults,cpu-clock
+$PERF stat -o "$tmpdir/human" -e $ev -- sleep 0.2 || fail "perf stat failed"
+for e in task-clock context-switches page-faults cpu-clock; do
+	grep -q " $e " "$tmpdir/human" || fail "$e missing from: $(cat "$tmpdir/human")"
+done
+grep -q "seconds time elapsed" "$tmpdir/human" || fail "no elapsed time"
+
+# A CPU-bound command: task-clock must match the user+sys CPU time that
+# /usr/bin/time measures for the same run, within its 10 ms resolution
+# plus perf's own start-up.
+/usr/bin/time -f "%U %S" -o "$tmpdir/time" \
+	$PERF stat -x, -o "$tmpdir/csv" -e task-clock -- \
+	$PERF test -w cpuloop 0.5 || fail "cpuloop run failed"
+msec=$(csv_value "$tmpdir/csv" task-clock)
+cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$tmpdir/time")
+echo "task-clock ${msec} ms, /usr/bin/time user+sys ${cpu} ms"
+awk -v t="$msec" -v c="$cpu" 'BEGIN { exit !(t > 400 && t <= c + 20 && t >= c * 0.8 - 20) }' ||
+	fail "task-clock ${msec} ms not plausible against ${cpu} ms CPU time"

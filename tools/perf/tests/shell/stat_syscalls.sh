@@ -1,0 +1,37 @@
+#!/bin/sh
+# perf stat: exact getppid count of a workload, and with -p
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_tracepoint syscalls sys_enter_getppid
+
+N=1000
+$PERF stat -x, -o "$tmpdir/out" -e syscalls:sys_enter_getppid -- \
+	$PERF test -w syscalls $N 0 0 || fail "perf stat exited $?"
+v=$(csv_value "$tmpdir/out" syscalls:sys_enter_getppid)
+[ "$v" = "$N" ] || fail "counted '$v' getppid calls, the workload made $N"
+
+# Per process: attach to a running workload (not our child, so it is reaped
+# by init and -p sees it exit), then release it.
+N=777
+( $PERF test -w syscalls --wait-signal $N 0 0 > "$tmpdir/ready" & )
+i=0
+while ! grep -q ready "$tmpdir/ready" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && fail "workload did not start"
+	sleep 0.05
+done
+pid=$(awk '{ print $2 }' "$tmpdir/ready")
+$PERF stat -x, -o "$tmpdir/out2" -e syscalls:sys_enter_getppid -p "$pid" &
+stat_pid=$!
+# Give perf stat time to open its counters: poll for its fd on the event.
+i=0
+until [ "$(ls -l /proc/$stat_pid/fd 2>/dev/null | grep -c 'perf_event\|perf_counter')" -ge 1 ]; do
+	i=$((i + 1))
+	[ $i -gt 200 ] && fail "perf stat -p did not open its counter"
+	sleep 0.02
+done
+kill -USR1 "$pid"
+wait $stat_pid || fail "perf stat -p exited $?"
+v=$(csv_value "$tmpdir/out2" syscalls:sys_enter_getppid)
+[ "$v" = "$N" ] || fail "-p counted '$v' getppid calls, the workload made $N"
+echo "counted $N and $v"
