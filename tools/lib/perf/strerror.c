@@ -25,7 +25,7 @@ static const char *access_advice(const struct perf_evsel *evsel, char *buf,
 		 "   1: disallow CPU event access for unprivileged users\n"
 		 "   2: disallow kernel profiling for unprivileged users\n"
 		 "Run as root, add CAP_PERFMON, count only user space with the\n"
-		 "':u' modifier, or lower the level: echo 1 > %s",
+		 "':u' modifier, or lower the level (CPU-wide counting needs 0): echo 0 > %s",
 		 evsel->name, perf_backend_paranoid_file(), level,
 		 perf_backend_paranoid_file());
 	return buf;

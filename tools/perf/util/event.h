@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_EVENT_H
+#define __PERF_UTIL_EVENT_H
+
+/*
+ * Records as they appear in the ring buffer and in perf.data, and the
+ * decoded form of a sample.  Kernel record types come from the ABI
+ * header; types 64 and up exist only in perf.data, written by the tool.
+ */
+#include <perf/types.h>
+#include <linux/perf_counter.h>
+
+enum perf_user_record_type {
+	PERF_RECORD_USER_TYPE_START	= 64,
+	PERF_RECORD_HEADER_ATTR		= 64,
+	PERF_RECORD_HEADER_EVENT_TYPE	= 65,	/* obsolete */
+	PERF_RECORD_HEADER_TRACING_DATA	= 66,
+	PERF_RECORD_HEADER_BUILD_ID	= 67,
+	PERF_RECORD_FINISHED_ROUND	= 68,
+	PERF_RECORD_ID_INDEX		= 69,
+	PERF_RECORD_AUXTRACE_INFO	= 70,
+	PERF_RECORD_AUXTRACE		= 71,
+	PERF_RECORD_AUXTRACE_ERROR	= 72,
+	PERF_RECORD_THREAD_MAP		= 73,
+	PERF_RECORD_CPU_MAP		= 74,
+	PERF_RECORD_STAT_CONFIG		= 75,
+	PERF_RECORD_STAT		= 76,
+	PERF_RECORD_STAT_ROUND		= 77,
+	PERF_RECORD_EVENT_UPDATE	= 78,
+	PERF_RECORD_TIME_CONV		= 79,
+	PERF_RECORD_HEADER_FEATURE	= 80,
+	PERF_RECORD_COMPRESSED		= 81,
+	PERF_RECORD_FINISHED_INIT	= 82,
+	PERF_RECORD_HEADER_MAX
+};
+
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
+
+/* Strings in records are NUL-terminated and padded to 8 bytes. */
+#define PERF_ALIGN8(x) (((x) + 7) & ~(size_t)7)
+
+struct perf_record_mmap {
+	struct perf_counter_header header;
+	u32 pid, tid;
+	u64 start;
+	u64 len;
+	u64 pgoff;
+	char filename[];
+};
+
+struct perf_record_mmap2 {
+	struct perf_counter_header header;
+	u32 pid, tid;
+	u64 start;
+	u64 len;
+	u64 pgoff;
+	union {
+		struct {
+			u32 maj;
+			u32 min;
+			u64 ino;
+			u64 ino_generation;
+		};
+		struct {	/* with PERF_RECORD_MISC_MMAP_BUILD_ID */
+			u8 build_id_size;
+			u8 __reserved_1;
+			u16 __reserved_2;
+			u8 build_id[20];
+		};
+	};
+	u32 prot;
+	u32 flags;
+	char filename[];
+};
+
+struct perf_record_comm {
+	struct perf_counter_header header;
+	u32 pid, tid;
+	char comm[];
+};
+
+/* FORK and EXIT share a layout. */
+struct perf_record_fork {
+	struct perf_counter_header header;
+	u32 pid, ppid;
+	u32 tid, ptid;
+	u64 time;
+};
+
+struct perf_record_lost {
+	struct perf_counter_header header;
+	u64 id;
+	u64 lost;
+};
+
+struct perf_record_lost_samples {
+	struct perf_counter_header header;
+	u64 lost;
+};
+
+struct perf_record_throttle {
+	struct perf_counter_header header;
+	u64 time;
+	u64 id;
+	u64 stream_id;
+};
+
+/* perf.data: an attr and the ids of its counters (pipe mode). */
+struct perf_record_header_attr {
+	struct perf_counter_header header;
+	struct perf_counter_attr attr;
+	/* u64 id[] follows, up to header.size */
+};
+
+struct perf_record_header_build_id {
+	struct perf_counter_header header;
+	s32 pid;
+	u8 build_id[24];	/* 20 bytes of id; byte 20 is its size when
+				 * header.misc has PERF_RECORD_MISC_BUILD_ID_SIZE
+				 */
+	char filename[];
+};
+
+struct perf_record_header_feature {
+	struct perf_counter_header header;
+	u64 feat_id;
+	char data[];
+};
+
+struct perf_record_time_conv {
+	struct perf_counter_header header;
+	u64 time_shift;
+	u64 time_mult;
+	u64 time_zero;
+	u64 time_cycles;
+	u64 time_mask;
+	u8 cap_user_time_zero;
+	u8 cap_user_time_short;
+	u8 reserved[6];
+};
+
+union perf_event {
+	struct perf_counter_header header;
+	struct perf_record_mmap mmap;
+	struct perf_record_mmap2 mmap2;
+	struct perf_record_comm comm;
+	struct perf_record_fork fork;
+	struct perf_record_lost lost;
+	struct perf_record_lost_samples lost_samples;
+	struct perf_record_throttle throttle;
+	struct perf_record_header_attr attr;
+	struct perf_record_header_feature feat;
+	struct perf_record_time_conv time_conv;
+	u64 array[1];
+};
+
+struct ip_callchain {
+	u64 nr;
+	u64 ips[];
+};
+
+/* A decoded sample, or the sample_id_all fields of another record. */
+struct perf_sample {
+	u64 ip;
+	u32 pid, tid;
+	u64 time;
+	u64 addr;
+	u64 id;
+	u64 stream_id;
+	u32 cpu;
+	u64 period;
+	u64 weight;
+	u64 data_src;
+	u64 phys_addr;
+	u64 cgroup;
+	u64 transaction;
+	const struct ip_callchain *callchain;	/* points into the record */
+	u32 raw_size;
+	const void *raw_data;			/* points into the record */
+	const void *read_data;			/* PERF_SAMPLE_READ values */
+	u32 read_size;
+	u16 misc;
+	u8 cpumode;				/* PERF_RECORD_MISC_CPUMODE_* */
+};
+
+/* Bytes of sample_id_all trailer a record carries for this sample_type. */
+size_t perf_sample_id_size(u64 sample_type);
+
+int perf_sample__parse(const union perf_event *event, u64 sample_type,
+		       u64 read_format, u64 branch_sample_type,
+		       u64 regs_user_mask, u64 regs_intr_mask,
+		       struct perf_sample *sample);
+int perf_sample__parse_id(const union perf_event *event, u64 sample_type,
+			  struct perf_sample *sample);
+
+const char *perf_event__name(u32 type);
+
+#endif /* __PERF_UTIL_EVENT_H */

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding samples and the sample_id_all trailer of other records.
+ *
+ * The kernel writes the fields selected by sample_type in a fixed order;
+ * every length is checked against the record size so that a corrupt
+ * file cannot make us read past the record.
+ */
+#include <errno.h>
+#include <string.h>
+#include "event.h"
+
+struct cursor {
+	const u64 *p;
+	const u64 *end;
+};
+
+static int cur_take(struct cursor *c, u64 *out)
+{
+	if (c->p >= c->end)
+		return -EINVAL;
+	*out = *c->p++;
+	return 0;
+}
+
+static int cur_skip(struct cursor *c, u64 n)
+{
+	if (n > (u64)(c->end - c->p))
+		return -EINVAL;
+	c->p += n;
+	return 0;
+}
+
+/* Two u32 in one u64 slot, first in the low address. */
+static int cur_take_pair(struct cursor *c, u32 *a, u32 *b)
+{
+	const u32 *p = (const u32 *)c->p;
+
+	if (c->p >= c->end)
+		return -EINVAL;
+	*a = p[0];
+	*b = p[1];
+	c->p++;
+	return 0;
+}
+
+static int parse_read(struct cursor *c, u64 read_format, struct perf_sample *s)
+{
+	u64 nr = 1, per = 1, head = 0;
+	const u64 *start = c->p;
+
+	if (read_format & PERF_FORMAT_ID)
+		per++;
+	if (read_format & PERF_FORMAT_LOST)
+		per++;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		head++;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		head++;
+	if (read_format & PERF_FORMAT_GROUP) {
+		if (cur_take(c, &nr) || nr > 0xffff)
+			return -EINVAL;
+		if (cur_skip(c, head + nr * per))
+			return -EINVAL;
+	} else if (cur_skip(c, head + per)) {
+		return -EINVAL;
+	}
+	s->read_data = start;
+	s->read_size = (c->p - start) * sizeof(u64);
+	return 0;
+}
+
+static int parse_raw(struct cursor *c, struct perf_sample *s)
+{
+	const u32 *p = (const u32 *)c->p;
+	u64 bytes;
+
+	if (c->p >= c->end)
+		return -EINVAL;
+	s->raw_size = p[0];
+	s->raw_data = p + 1;
+	/* The u32 size and the data are padded together to 8 bytes. */
+	bytes = PERF_ALIGN8((u64)s->raw_size + sizeof(u32));
+	return cur_skip(c, bytes / sizeof(u64));
+}
+
+static int parse_branch_stack(struct cursor *c, u64 branch_sample_type)
+{
+	u64 nr;
+
+	if (cur_take(c, &nr) || nr > 0xffff)
+		return -EINVAL;
+	if ((branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
+	    cur_skip(c, 1))
+		return -EINVAL;
+	return cur_skip(c, nr * 3);	/* from, to, flags */
+}
+
+static int parse_regs(struct cursor *c, u64 mask)
+{
+	u64 abi;
+
+	if (cur_take(c, &abi))
+		return -EINVAL;
+	return abi ? cur_skip(c, __builtin_popcountll(mask)) : 0;
+}
+
+static int parse_stack_user(struct cursor *c)
+{
+	u64 size;
+
+	if (cur_take(c, &size) || (size & 7))
+		return -EINVAL;
+	if (!size)
+		return 0;
+	return cur_skip(c, size / 8 + 1);	/* data, then dyn_size */
+}
+
+/* The fields after READ that samples may carry, in the kernel's order. */
+static int parse_tail(struct cursor *c, u64 type, u64 branch_type,
+		      u64 regs_user, u64 regs_intr, struct perf_sample *s)
+{
+	u64 v;
+
+	if ((type & PERF_SAMPLE_CALLCHAIN)) {
+		if (cur_take(c, &v) || cur_skip(c, v))
+			return -EINVAL;
+		s->callchain = (const void *)(c->p - v - 1);
+	}
+	if ((type & PERF_SAMPLE_RAW) && parse_raw(c, s))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_BRANCH_STACK) &&
+	    parse_branch_stack(c, branch_type))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_REGS_USER) && parse_regs(c, regs_user))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_STACK_USER) && parse_stack_user(c))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_WEIGHT_TYPE) && cur_take(c, &s->weight))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_DATA_SRC) && cur_take(c, &s->data_src))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_TRANSACTION) && cur_take(c, &s->transaction))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_REGS_INTR) && parse_regs(c, regs_intr))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_PHYS_ADDR) && cur_take(c, &s->phys_addr))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_CGROUP) && cur_take(c, &s->cgroup))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_DATA_PAGE_SIZE) && cur_take(c, &v))
+		return -EINVAL;
+	if ((type & PERF_SAMPLE_CODE_PAGE_SIZE) && cur_take(c, &v))
+		return -EINVAL;
+	return 0;
+}
+
+int perf_sample__parse(const union perf_event *event, u64 sample_type,
+		       u64 read_format, u64 branch_sample_type,
+		       u64 regs_user_mask, u64 regs_intr_mask,
+		       struct perf_sample *s)
+{
+	struct cursor c;
+	u64 t = sample_type;
+
+	memset(s, 0, sizeof(*s));
+	s->pid = s->tid = (u32)-1;
+	s->cpu = (u32)-1;
+	s->misc = event->header.misc;
+	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->period = 1;
+	if (event->header.size < sizeof(event->header))
+		return -EINVAL;
+	c.p = event->array + 1;
+	c.end = (const u64 *)((const char *)event + event->header.size);
+
+	if ((t & PERF_SAMPLE_IDENTIFIER) && cur_take(&c, &s->id))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_IP) && cur_take(&c, &s->ip))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_TID) && cur_take_pair(&c, &s->pid, &s->tid))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_TIME) && cur_take(&c, &s->time))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_ADDR) && cur_take(&c, &s->addr))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_ID) && cur_take(&c, &s->id))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_STREAM_ID) && cur_take(&c, &s->stream_id))
+		return -EINVAL;
+	if (t & PERF_SAMPLE_CPU) {
+		u32 res;
+
+		if (cur_take_pair(&c, &s->cpu, &res))
+			return -EINVAL;
+	}
+	if ((t & PERF_SAMPLE_PERIOD) && cur_take(&c, &s->period))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_READ) && parse_read(&c, read_format, s))
+		return -EINVAL;
+	return parse_tail(&c, t, branch_sample_type, regs_user_mask,
+			  regs_intr_mask, s);
+}
+
+size_t perf_sample_id_size(u64 t)
+{
+	size_t n = 0;
+
+	n += !!(t & PERF_SAMPLE_TID);
+	n += !!(t & PERF_SAMPLE_TIME);
+	n += !!(t & PERF_SAMPLE_ID);
+	n += !!(t & PERF_SAMPLE_STREAM_ID);
+	n += !!(t & PERF_SAMPLE_CPU);
+	n += !!(t & PERF_SAMPLE_IDENTIFIER);
+	return n * sizeof(u64);
+}
+
+/*
+ * The sample_id_all trailer sits at the end of a non-sample record:
+ * pid/tid, time, id, stream_id, cpu, identifier, in that order.
+ */
+int perf_sample__parse_id(const union perf_event *event, u64 t,
+			  struct perf_sample *s)
+{
+	size_t size = perf_sample_id_size(t);
+	struct cursor c;
+	u32 res;
+
+	memset(s, 0, sizeof(*s));
+	s->pid = s->tid = (u32)-1;
+	s->cpu = (u32)-1;
+	s->misc = event->header.misc;
+	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (event->header.size < sizeof(event->header) + size)
+		return -EINVAL;
+	c.end = (const u64 *)((const char *)event + event->header.size);
+	c.p = c.end - size / sizeof(u64);
+	if ((t & PERF_SAMPLE_TID) && cur_take_pair(&c, &s->pid, &s->tid))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_TIME) && cur_take(&c, &s->time))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_ID) && cur_take(&c, &s->id))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_STREAM_ID) && cur_take(&c, &s->stream_id))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_CPU) && cur_take_pair(&c, &s->cpu, &res))
+		return -EINVAL;
+	if ((t & PERF_SAMPLE_IDENTIFIER) && cur_take(&c, &s->id))
+		return -EINVAL;
+	return 0;
+}
+
+static const char * const record_names[] = {
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PERF_RECORD_HEADER_ATTR] = "ATTR",
+	[PERF_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[PERF_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[PERF_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+	[PERF_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[PERF_RECORD_ID_INDEX] = "ID_INDEX",
+	[PERF_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[PERF_RECORD_AUXTRACE] = "AUXTRACE",
+	[PERF_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[PERF_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[PERF_RECORD_CPU_MAP] = "CPU_MAP",
+	[PERF_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[PERF_RECORD_STAT] = "STAT",
+	[PERF_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[PERF_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[PERF_RECORD_TIME_CONV] = "TIME_CONV",
+	[PERF_RECORD_HEADER_FEATURE] = "FEATURE",
+	[PERF_RECORD_COMPRESSED] = "COMPRESSED",
+	[PERF_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+const char *perf_event__name(u32 type)
+{
+	if (type < ARRAY_SIZE(record_names) && record_names[type])
+		return record_names[type];
+	return "UNKNOWN";
+}
