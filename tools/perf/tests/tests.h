@@ -69,6 +69,7 @@ int test__options(struct test_ctx *ctx);
 int test__backend(struct test_ctx *ctx);
 int test__live_task_clock(struct test_ctx *ctx);
 int test__live_syscall_count(struct test_ctx *ctx);
+int test__hists(struct test_ctx *ctx);
 
 int workload_syscalls(int argc, const char **argv);
 int workload_cpuloop(int argc, const char **argv);

@@ -18,8 +18,11 @@
 
 static volatile unsigned long workload_sink;
 
-/* noinline keeps the functions distinct symbols in a profile. */
-static __attribute__((noinline)) void workload_hot_a(unsigned long n)
+/*
+ * noinline and noclone keep the functions distinct symbols under their
+ * own names in a profile.
+ */
+static __attribute__((noinline, noclone)) void workload_hot_a(unsigned long n)
 {
 	unsigned long i;
 
@@ -27,7 +30,7 @@ static __attribute__((noinline)) void workload_hot_a(unsigned long n)
 		workload_sink += i ^ (i >> 3);
 }
 
-static __attribute__((noinline)) void workload_hot_b(unsigned long n)
+static __attribute__((noinline, noclone)) void workload_hot_b(unsigned long n)
 {
 	unsigned long i;
 
@@ -67,7 +70,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int workload_cpuloop(int argc, const char **argv)
+int __attribute__((noinline)) workload_cpuloop(int argc, const char **argv)
 {
 	double secs = argc > 0 ? atof(argv[0]) : 1.0, end;
 	lib_loop_fn lib_loop = load_lib_loop();

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf record: sample a command, processes, threads or CPUs into
+ * perf.data.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <perf/backend.h>
+#include <perf/evlist.h>
+#include <perf/parse-events.h>
+#include <perf/strerror.h>
+#include "builtin.h"
+#include "util/data.h"
+#include "util/event.h"
+#include "util/header.h"
+#include "util/parse-options.h"
+#include "util/record.h"
+#include "util/workload.h"
+
+#define RECORD_DEFAULT_FREQ 4000
+#define RECORD_DEFAULT_PAGES 128
+
+struct record_cmd {
+	const char *events[64];
+	int nr_events;
+	bool system_wide;
+	const char *cpu_list;
+	const char *pid_list;
+	const char *tid_list;
+	int period;
+	int freq;
+	bool callgraph;
+	const char *callgraph_mode;
+	const char *output_name;
+	unsigned int mmap_pages;
+	bool no_inherit;
+	bool quiet;
+	int verbose;
+
+	const char **argv;
+	struct perf_evlist *evlist;
+	struct record_rings rings;
+	struct record_stats stats;
+	struct perf_data_writer writer;
+	struct workload wl;
+	size_t id_size;
+	bool default_event;
+};
+
+static volatile sig_atomic_t record_done;
+static volatile sig_atomic_t record_child_exited;
+
+static void record_sig_handler(int sig)
+{
+	if (sig == SIGCHLD)
+		record_child_exited = 1;
+	else
+		record_done = 1;
+}
+
+static int record_add_event(const struct option *opt, const char *arg,
+			    int unset)
+{
+	struct record_cmd *cmd = opt->value;
+
+	(void)unset;
+	if (cmd->nr_events == (int)ARRAY_SIZE(cmd->events)) {
+		fprintf(stderr, "perf record: too many -e options\n");
+		return -1;
+	}
+	cmd->events[cmd->nr_events++] = arg;
+	return 0;
+}
+
+static int record_callgraph(const struct option *opt, const char *arg,
+			    int unset)
+{
+	struct record_cmd *cmd = opt->value;
+
+	cmd->callgraph = !unset;
+	if (arg && strcmp(arg, "fp")) {
+		fprintf(stderr, "perf record: call graph mode '%s' is not supported; use 'fp' (frame pointers)\n",
+			arg);
+		return -1;
+	}
+	return 0;
+}
+
+static bool record_is_workload_only(const struct record_cmd *cmd)
+{
+	return cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
+	       !cmd->pid_list && !cmd->tid_list;
+}
+
+static int record_parse_events(struct record_cmd *cmd)
+{
+	struct parse_events_error err;
+	int i;
+
+	if (!cmd->nr_events) {
+		cmd->events[cmd->nr_events++] = "cycles";
+		cmd->default_event = true;
+	}
+	for (i = 0; i < cmd->nr_events; i++) {
+		if (parse_events(cmd->evlist, cmd->events[i], &err)) {
+			parse_events_error__print(&err, cmd->events[i], stderr);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int record_setup_maps(struct record_cmd *cmd)
+{
+	struct perf_cpu_map *cpus = NULL;
+	struct perf_thread_map *threads = NULL;
+
+	if (cmd->system_wide || cmd->cpu_list) {
+		cpus = cmd->cpu_list ? perf_cpu_map__parse(cmd->cpu_list) :
+				       perf_cpu_map__new_online();
+		threads = perf_thread_map__new_any();
+		if (!cpus) {
+			fprintf(stderr, "perf record: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
+				cmd->cpu_list);
+			goto fail;
+		}
+	} else if (cmd->pid_list || cmd->tid_list) {
+		cpus = perf_cpu_map__new_any();
+		threads = cmd->pid_list ?
+			  perf_thread_map__parse_pids(cmd->pid_list) :
+			  perf_thread_map__parse_tids(cmd->tid_list);
+		if (!threads) {
+			fprintf(stderr, "perf record: no such process or thread: '%s'\n",
+				cmd->pid_list ? cmd->pid_list : cmd->tid_list);
+			goto fail;
+		}
+	} else {
+		/* The command, on every CPU, its children inheriting. */
+		cpus = perf_cpu_map__new_online();
+		threads = perf_thread_map__new_any();
+	}
+	if (!cpus || !threads)
+		goto fail;
+	perf_evlist__set_maps(cmd->evlist, cpus, threads);
+	return 0;
+fail:
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	return -EINVAL;
+}
+
+static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
+			      bool tracking)
+{
+	struct perf_counter_attr *a = &e->attr;
+
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_PERIOD;
+	if (cmd->system_wide || cmd->cpu_list)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	if (cmd->callgraph)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (cmd->evlist->nr > 1)
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (a->type == PERF_TYPE_TRACEPOINT)
+		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
+	a->read_format = PERF_FORMAT_ID;
+	if (cmd->period) {
+		a->freq = 0;
+		a->sample_period = cmd->period;
+	} else if (a->type == PERF_TYPE_TRACEPOINT && !cmd->freq) {
+		a->freq = 0;
+		a->sample_period = 1;
+	} else {
+		a->freq = 1;
+		a->sample_freq = cmd->freq ? cmd->freq : RECORD_DEFAULT_FREQ;
+	}
+	a->disabled = 1;
+	a->inherit = !cmd->no_inherit;
+	a->enable_on_exec = record_is_workload_only(cmd);
+	a->sample_id_all = 1;
+	a->exclude_guest = 1;
+	/* One event carries the side-band records, the others need not. */
+	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = tracking;
+}
+
+static void record_setup_attrs(struct record_cmd *cmd)
+{
+	struct perf_evsel *pos;
+
+	perf_evlist__for_each(cmd->evlist, pos)
+		record_setup_attr(cmd, pos, pos == cmd->evlist->first);
+	cmd->id_size = perf_sample_id_size(cmd->evlist->first->attr.sample_type);
+}
+
+/*
+ * "cycles" is the default; without a PMU (virtual machines) fall back to
+ * the cpu-clock timer as Linux perf does, saying so.
+ */
+static int record_fallback(struct record_cmd *cmd)
+{
+	struct perf_evsel *e = cmd->evlist->first;
+
+	if (!cmd->default_event || cmd->evlist->nr != 1 ||
+	    !perf_errno_unsupported(e->open_errno))
+		return -1;
+	e->attr.type = PERF_TYPE_SOFTWARE;
+	e->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	free(e->name);
+	e->name = strdup("cpu-clock");
+	if (!cmd->quiet)
+		fprintf(stderr, "perf record: 'cycles' is not supported here, sampling 'cpu-clock' instead\n");
+	return e->name ? 0 : -1;
+}
+
+static int record_open(struct record_cmd *cmd)
+{
+	struct perf_evsel *pos;
+	char msg[1024];
+	int err;
+
+	err = perf_evlist__open(cmd->evlist, false);
+	if (err && !record_fallback(cmd))
+		err = perf_evlist__open(cmd->evlist, false);
+	if (!err)
+		return 0;
+	perf_evlist__for_each(cmd->evlist, pos) {
+		if (pos->open_errno) {
+			fprintf(stderr, "Error:\n%s\n",
+				perf_strerror_open(pos->open_errno, pos, msg,
+						   sizeof(msg)));
+			break;
+		}
+	}
+	return err;
+}
+
+static int record_write(void *ctx, const void *buf, size_t len)
+{
+	return perf_data_writer__write(ctx, buf, len);
+}
+
+static int record_add_attrs(struct record_cmd *cmd)
+{
+	struct perf_evsel *pos;
+	int err;
+
+	perf_evlist__for_each(cmd->evlist, pos) {
+		err = perf_data_writer__add_attr(&cmd->writer, &pos->attr,
+						 pos->name, pos->id,
+						 pos->nr_cpus * pos->nr_threads);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The state of the world before the first sample: tasks and mappings. */
+static int record_synthesize(struct record_cmd *cmd)
+{
+	struct record_sink sink = { record_write, &cmd->writer };
+	struct perf_thread_map *t = cmd->evlist->threads;
+	int i, err;
+
+	err = record_synthesize_kernel(cmd->id_size, &sink);
+	if (err)
+		return err;
+	if (cmd->system_wide || cmd->cpu_list)
+		return record_synthesize_all(cmd->id_size, &sink);
+	if (cmd->pid_list) {
+		for (i = 0; i < t->nr && !err; i++)
+			if (i == 0 || t->tid[i] != t->tid[0])
+				err = record_synthesize_process(t->tid[i],
+								cmd->id_size,
+								&sink);
+		return err;
+	}
+	for (i = 0; i < t->nr && !err; i++)
+		err = record_synthesize_thread(t->tid[i] < 0 ? cmd->wl.pid :
+					       t->tid[i], t->tid[i] < 0 ?
+					       cmd->wl.pid : t->tid[i],
+					       cmd->id_size, &sink);
+	return err;
+}
+
+static int record_finished_round(struct record_cmd *cmd)
+{
+	struct perf_counter_header h = {
+		.type = PERF_RECORD_FINISHED_ROUND,
+		.size = sizeof(h),
+	};
+
+	return perf_data_writer__write(&cmd->writer, &h, sizeof(h));
+}
+
+static int record_drain(struct record_cmd *cmd)
+{
+	struct record_sink sink = { record_write, &cmd->writer };
+	int n = record_rings__drain(&cmd->rings, &sink, &cmd->stats);
+
+	if (n > 0)
+		return record_finished_round(cmd);
+	return n;
+}
+
+static bool record_targets_gone(struct record_cmd *cmd)
+{
+	struct perf_thread_map *t = cmd->evlist->threads;
+	int i;
+
+	if (cmd->argv || !(cmd->pid_list || cmd->tid_list))
+		return false;
+	for (i = 0; i < t->nr; i++)
+		if (kill(t->tid[i], 0) == 0 || errno == EPERM)
+			return false;
+	return true;
+}
+
+static int record_loop(struct record_cmd *cmd)
+{
+	int err;
+
+	while (!record_done) {
+		if (record_child_exited && workload__poll(&cmd->wl))
+			break;
+		if (record_targets_gone(cmd))
+			break;
+		if (record_rings__poll(&cmd->rings, 100) > 0)
+			cmd->stats.wakeups++;
+		err = record_drain(cmd);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static void record_install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = record_sig_handler };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void record_report_done(struct record_cmd *cmd)
+{
+	double mb = perf_data_writer__bytes(&cmd->writer) / 1048576.0;
+
+	if (cmd->stats.lost)
+		fprintf(stderr, "Warning: the kernel lost %llu records in %llu chunks: the buffers were full.\n"
+			"Use a larger buffer (-m pages) or a lower rate (-F/-c).\n",
+			(unsigned long long)cmd->stats.lost,
+			(unsigned long long)cmd->stats.lost_chunks);
+	if (cmd->quiet)
+		return;
+	fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
+		(unsigned long long)cmd->stats.wakeups);
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+		mb, cmd->writer.pipe ? "(pipe)" : cmd->output_name,
+		(unsigned long long)cmd->stats.samples);
+}
+
+static int record_start(struct record_cmd *cmd)
+{
+	int err;
+
+	if (cmd->argv) {
+		err = workload__prepare(&cmd->wl, cmd->argv);
+		if (err) {
+			fprintf(stderr, "perf record: cannot fork: %s\n",
+				strerror(-err));
+			return err;
+		}
+		if (record_is_workload_only(cmd))
+			cmd->evlist->threads->tid[0] = cmd->wl.pid;
+	}
+	err = record_open(cmd);
+	if (!err)
+		err = record_rings__mmap(&cmd->rings, cmd->evlist,
+					 cmd->mmap_pages);
+	if (err) {
+		if (err != -EACCES && err != -EPERM && err != -ENOENT &&
+		    err != -EINVAL && err != -EOPNOTSUPP)
+			fprintf(stderr, "perf record: cannot map the ring buffers: %s (try a smaller -m)\n",
+				strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Exit status: the command's, else 0, or 1/255 on failures. */
+static int record_run(struct record_cmd *cmd)
+{
+	int err = record_start(cmd);
+
+	if (err)
+		goto out_kill;
+	err = perf_data_writer__open(&cmd->writer, cmd->output_name);
+	if (err) {
+		fprintf(stderr, "perf record: cannot create '%s': %s\n",
+			cmd->output_name, strerror(-err));
+		goto out_kill;
+	}
+	err = record_add_attrs(cmd);
+	if (!err)
+		err = perf_data_writer__begin(&cmd->writer);
+	if (!err)
+		err = record_synthesize(cmd);
+	if (err)
+		goto out_write_error;
+	if (!record_is_workload_only(cmd))
+		perf_evlist__enable(cmd->evlist);
+	if (cmd->argv) {
+		err = workload__start(&cmd->wl);
+		if (err) {
+			fprintf(stderr, "perf record: cannot run '%s': %s\n",
+				cmd->argv[0], strerror(-err));
+			perf_data_writer__abort(&cmd->writer);
+			return 255;
+		}
+	}
+	err = record_loop(cmd);
+	perf_evlist__disable(cmd->evlist);
+	if (!err)
+		err = record_drain(cmd);
+	if (err < 0)
+		goto out_write_error;
+	if (cmd->argv && !record_done)
+		workload__wait(&cmd->wl, NULL);
+	err = perf_data_writer__finish(&cmd->writer);
+	if (err)
+		goto out_write_error;
+	record_report_done(cmd);
+	if (cmd->argv && cmd->wl.reaped)
+		return workload__exit_code(&cmd->wl);
+	return 0;
+out_write_error:
+	fprintf(stderr, "perf record: writing '%s' failed: %s\n",
+		cmd->output_name, strerror(-err));
+	perf_data_writer__finish(&cmd->writer);
+out_kill:
+	if (cmd->argv)
+		workload__kill(&cmd->wl);
+	return 1;
+}
+
+static const char * const record_usage[] = {
+	"perf record [<options>] [<command>]",
+	"perf record [<options>] -- <command> [<options>]",
+	NULL
+};
+
+static void record_check_options(struct record_cmd *cmd,
+				 const struct option *options)
+{
+	if (!cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
+	    !cmd->pid_list && !cmd->tid_list)
+		usage_with_options_msg(record_usage, options,
+				       "give a command, -a, -C, -p or -t");
+	if (cmd->pid_list && cmd->tid_list)
+		usage_with_options_msg(record_usage, options,
+				       "-p and -t are exclusive");
+	if (cmd->period < 0 || cmd->freq < 0)
+		usage_with_options_msg(record_usage, options,
+				       "-c and -F need positive values");
+	if (cmd->period && cmd->freq)
+		usage_with_options_msg(record_usage, options,
+				       "-c and -F are exclusive");
+	if (cmd->mmap_pages & (cmd->mmap_pages - 1))
+		usage_with_options_msg(record_usage, options,
+				       "-m needs a power of two number of pages");
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	struct record_cmd cmd = { .output_name = "perf.data",
+				  .mmap_pages = RECORD_DEFAULT_PAGES };
+	const struct option options[] = {
+		OPT_CALLBACK('e', "event", &cmd, "event",
+			     "event selector, see 'perf list'", record_add_event),
+		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
+			   "list of CPUs to sample (e.g. 0,2-3)"),
+		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
+			   "sample existing processes (all their threads)"),
+		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
+			   "sample existing threads"),
+		OPT_INTEGER('c', "count", &cmd.period, "n",
+			    "sample every n events"),
+		OPT_INTEGER('F', "freq", &cmd.freq, "hz",
+			    "sample at this frequency (default 4000)"),
+		OPT_CALLBACK_NOARG('g', NULL, &cmd,
+				   "record call chains (frame pointers)",
+				   record_callgraph),
+		OPT_CALLBACK(0, "call-graph", &cmd, "fp",
+			     "record call chains with this method",
+			     record_callgraph),
+		OPT_STRING('o', "output", &cmd.output_name, "file",
+			   "output file ('-' for a pipe)"),
+		OPT_UINTEGER('m', "mmap-pages", &cmd.mmap_pages, "pages",
+			     "ring buffer data pages per CPU (power of two)"),
+		OPT_BOOLEAN('i', "no-inherit", &cmd.no_inherit,
+			    "do not sample child tasks"),
+		OPT_BOOLEAN('q', "quiet", &cmd.quiet, "no closing messages"),
+		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
+		OPT_END()
+	};
+	int ret;
+
+	argc = parse_options(argc - 1, argv + 1, options, record_usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION);
+	cmd.argv = argc ? argv + 1 : NULL;
+	record_check_options(&cmd, options);
+	cmd.evlist = perf_evlist__new();
+	if (!cmd.evlist)
+		return 1;
+	if (record_parse_events(&cmd) || record_setup_maps(&cmd)) {
+		perf_evlist__delete(cmd.evlist);
+		return 1;
+	}
+	record_setup_attrs(&cmd);
+	if (cmd.verbose)
+		fprintf(stderr, "Using %s\n", perf_backend_name(perf_backend()));
+	record_install_signals();
+	ret = record_run(&cmd);
+	record_rings__unmap(&cmd.rings);
+	perf_evlist__delete(cmd.evlist);
+	return ret;
+}

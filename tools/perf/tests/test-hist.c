@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Histograms: grouping by sort keys, self and children overhead, call
+ * graph output, percent limits.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests.h"
+#include "../util/hist.h"
+
+static int dso_main, dso_lib;
+static int sym_a, sym_b, sym_main, sym_lib;
+
+#define F(d, s, n) { &d, #d, &s, n, 0, '.' }
+
+static const struct hist_frame fa = F(dso_main, sym_a, "hot_a");
+static const struct hist_frame fb = F(dso_main, sym_b, "hot_b");
+static const struct hist_frame fm = F(dso_main, sym_main, "main");
+static const struct hist_frame fl = F(dso_lib, sym_lib, "lib_loop");
+
+static void add(struct hists *h, const char *comm, const struct hist_frame *ip,
+		const struct hist_frame *chain, int len, u64 period)
+{
+	struct hist_sample s = {
+		.comm = hists__intern(h, comm), .pid = 10, .tid = 10,
+		.period = period, .ip = *ip, .chain = chain, .chain_len = len,
+	};
+
+	hists__add_sample(h, &s);
+}
+
+static char *render(struct hists *h)
+{
+	static char buf[8192];
+	struct hists_header hdr = { "cycles", 0 };
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	hists__fprintf(h, &hdr, f);
+	fclose(f);
+	return buf;
+}
+
+int test__hists(struct test_ctx *ctx)
+{
+	struct hists_config cfg = { .graph_min_pct = 0.5 };
+	const struct hist_frame ca[] = { fa, fm }, cb[] = { fb, fm },
+				cl[] = { fl, fm };
+	struct hists h;
+	char *out;
+
+	sort_keys__parse("comm,dso,sym", &cfg);
+	TEST_ASSERT(ctx, cfg.nr_keys == 3, "sort keys");
+	TEST_ASSERT(ctx, sort_keys__parse("comm,bogus", &cfg) != 0,
+		    "bad key accepted");
+	sort_keys__parse("comm,dso,sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, ca, 2, 500);
+	add(&h, "work", &fa, ca, 2, 100);
+	add(&h, "work", &fb, cb, 2, 300);
+	add(&h, "work", &fl, cl, 2, 100);
+	TEST_ASSERT(ctx, h.nr_entries == 3 && h.total_period == 1000,
+		    "%zu entries, total %llu", h.nr_entries,
+		    (unsigned long long)h.total_period);
+	out = render(&h);
+	pr_test(ctx, "%s", out);
+	TEST_ASSERT(ctx, strstr(out, "# Samples: 4  of event 'cycles'") &&
+		    strstr(out, "# Event count (approx.): 1000"), "preamble");
+	TEST_ASSERT(ctx, strstr(out, "    60.00%  work     dso_main       [.] hot_a\n"),
+		    "hot_a row: %s", out);
+	TEST_ASSERT(ctx, strstr(out, "hot_a") < strstr(out, "hot_b") &&
+		    strstr(out, "hot_b") < strstr(out, "lib_loop"), "order");
+	hists__exit(&h);
+
+	/* Children: main is on every chain, so it gets 100% and no self. */
+	cfg.children = true;
+	cfg.callchain = true;
+	cfg.order = CALLCHAIN_CALLER;
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, ca, 2, 600);
+	add(&h, "work", &fb, cb, 2, 300);
+	add(&h, "work", &fl, cl, 2, 100);
+	out = render(&h);
+	pr_test(ctx, "%s", out);
+	TEST_ASSERT(ctx, strstr(out, "   100.00%     0.00%  work     dso_main       [.] main\n"),
+		    "children row: %s", out);
+	TEST_ASSERT(ctx, strstr(out, "            ---main\n               |          \n"
+				"               |--60.00%--hot_a\n"),
+		    "graph fork: %s", out);
+	TEST_ASSERT(ctx, strstr(out, "                --10.00%--lib_loop\n"),
+		    "last branch: %s", out);
+	hists__exit(&h);
+
+	/* --percent-limit hides small entries. */
+	cfg.children = false;
+	cfg.callchain = false;
+	cfg.percent_limit = 20;
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, NULL, 0, 900);
+	add(&h, "work", &fl, NULL, 0, 100);
+	out = render(&h);
+	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "lib_loop"),
+		    "percent limit: %s", out);
+	hists__exit(&h);
+	return TEST_OK;
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report --stdio: the histogram table and its call graphs, in the
+ * columns Linux perf users and their scripts read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../util/hist.h"
+
+#define GRAPH_INDENT 12
+
+static u64 entry_overhead(const struct hists *h, const struct hist_entry *e)
+{
+	return h->cfg.children ? e->children : e->self;
+}
+
+static const char *frame_dso(const struct hist_frame *f)
+{
+	return f->dso_name ? f->dso_name : "[unknown]";
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static const struct hists *sort_hists;
+
+/* Overhead descending, then self, then the keys for a stable order. */
+static int cmp_entries(const void *pa, const void *pb)
+{
+	const struct hist_entry *a = *(struct hist_entry * const *)pa;
+	const struct hist_entry *b = *(struct hist_entry * const *)pb;
+	u64 oa = entry_overhead(sort_hists, a), ob = entry_overhead(sort_hists, b);
+	int c;
+
+	if (oa != ob)
+		return oa > ob ? -1 : 1;
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	c = cmp_str(a->comm, b->comm);
+	if (c)
+		return c;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	c = cmp_str(frame_dso(&a->frame), frame_dso(&b->frame));
+	if (c)
+		return c;
+	c = cmp_str(a->frame.sym_name, b->frame.sym_name);
+	if (c)
+		return c;
+	if (a->frame.addr != b->frame.addr)
+		return a->frame.addr < b->frame.addr ? -1 : 1;
+	return a->cpu - b->cpu;
+}
+
+struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
+{
+	struct hist_entry **v = malloc((h->nr_entries + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < h->size; i++)
+		if (h->table[i])
+			v[n++] = h->table[i];
+	sort_hists = h;
+	qsort(v, n, sizeof(*v), cmp_entries);
+	*nr = n;
+	return v;
+}
+
+/* ---- columns ---------------------------------------------------------- */
+
+static const char *key_title(enum sort_key k)
+{
+	switch (k) {
+	case SORT_COMM: return "Command";
+	case SORT_PID: return "Pid:Command";
+	case SORT_DSO: return "Shared Object";
+	case SORT_SYM: return "Symbol";
+	case SORT_CPU: return "CPU";
+	default: return "?";
+	}
+}
+
+static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
+		      size_t size)
+{
+	const struct hist_frame *f = &e->frame;
+
+	switch (k) {
+	case SORT_COMM:
+		snprintf(buf, size, "%s", e->comm ? e->comm : ":-1");
+		break;
+	case SORT_PID:
+		snprintf(buf, size, "%7d:%s", e->pid, e->comm ? e->comm : "");
+		break;
+	case SORT_DSO:
+		snprintf(buf, size, "%s", frame_dso(f));
+		break;
+	case SORT_SYM:
+		if (f->sym_name)
+			snprintf(buf, size, "[%c] %s", f->level, f->sym_name);
+		else
+			snprintf(buf, size, "[%c] %#018llx", f->level,
+				 (unsigned long long)f->addr);
+		break;
+	case SORT_CPU:
+		snprintf(buf, size, "%03d", e->cpu);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static void compute_widths(const struct hists *h, struct hist_entry **v,
+			   size_t n, int *width)
+{
+	char buf[1024];
+	size_t i;
+	int k;
+
+	for (k = 0; k < h->cfg.nr_keys; k++)
+		width[k] = strlen(key_title(h->cfg.keys[k]));
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < h->cfg.nr_keys; k++) {
+			int len;
+
+			key_value(h->cfg.keys[k], v[i], buf, sizeof(buf));
+			len = strlen(buf);
+			if (len > width[k])
+				width[k] = len;
+		}
+	}
+}
+
+static void print_dots(FILE *out, int n)
+{
+	while (n-- > 0)
+		fputc('.', out);
+}
+
+static void print_column_header(const struct hists *h, const int *width,
+				FILE *out)
+{
+	int k;
+
+	fprintf(out, "# %s", h->cfg.children ? "Children      Self" : "Overhead");
+	if (h->cfg.show_nr_samples)
+		fprintf(out, "  Samples");
+	for (k = 0; k < h->cfg.nr_keys; k++)
+		fprintf(out, "  %-*s", width[k], key_title(h->cfg.keys[k]));
+	fprintf(out, "\n# ");
+	print_dots(out, 8);
+	if (h->cfg.children) {
+		fprintf(out, "  ");
+		print_dots(out, 8);
+	}
+	if (h->cfg.show_nr_samples) {
+		fprintf(out, "  ");
+		print_dots(out, 7);
+	}
+	for (k = 0; k < h->cfg.nr_keys; k++) {
+		fprintf(out, "  ");
+		print_dots(out, width[k]);
+	}
+	fprintf(out, "\n#\n");
+}
+
+static double pct(const struct hists *h, u64 v)
+{
+	return h->total_period ? 100.0 * v / h->total_period : 0.0;
+}
+
+static void print_row(const struct hists *h, const struct hist_entry *e,
+		      const int *width, FILE *out)
+{
+	char buf[1024];
+	int k;
+
+	if (h->cfg.children)
+		fprintf(out, "  %7.2f%%  %7.2f%%", pct(h, e->children),
+			pct(h, e->self));
+	else
+		fprintf(out, "  %7.2f%%", pct(h, e->self));
+	if (h->cfg.show_nr_samples)
+		fprintf(out, "  %7llu", (unsigned long long)e->nr_samples);
+	for (k = 0; k < h->cfg.nr_keys; k++) {
+		bool last = k == h->cfg.nr_keys - 1;
+
+		key_value(h->cfg.keys[k], e, buf, sizeof(buf));
+		if (last)
+			fprintf(out, "  %s", buf);
+		else
+			fprintf(out, "  %-*s", width[k], buf);
+	}
+	fputc('\n', out);
+}
+
+/* ---- call graphs -------------------------------------------------------- */
+
+static const char *node_name(const struct callchain_node *n, char *buf,
+			     size_t size)
+{
+	if (n->frame.sym_name)
+		return n->frame.sym_name;
+	snprintf(buf, size, "%#llx", (unsigned long long)n->frame.addr);
+	return buf;
+}
+
+static int cmp_nodes(const void *pa, const void *pb)
+{
+	const struct callchain_node *a = *(struct callchain_node * const *)pa;
+	const struct callchain_node *b = *(struct callchain_node * const *)pb;
+
+	if (a->hits != b->hits)
+		return a->hits > b->hits ? -1 : 1;
+	return cmp_str(a->frame.sym_name, b->frame.sym_name);
+}
+
+/* Children of @n worth showing, biggest first; caller frees. */
+static struct callchain_node **visible_children(const struct hists *h,
+						const struct callchain_node *n,
+						int *nr)
+{
+	struct callchain_node *c, **v;
+	int count = 0;
+
+	for (c = n->child; c; c = c->sibling)
+		count++;
+	v = malloc((count + 1) * sizeof(*v));
+	*nr = 0;
+	if (!v)
+		return NULL;
+	for (c = n->child; c; c = c->sibling)
+		if (pct(h, c->hits) >= h->cfg.graph_min_pct)
+			v[(*nr)++] = c;
+	qsort(v, *nr, sizeof(*v), cmp_nodes);
+	return v;
+}
+
+static void print_branches(const struct hists *h,
+			   const struct callchain_node *n, char *prefix,
+			   FILE *out);
+
+/* Follow a chain with no forks, one name per line under the prefix. */
+static void continue_chain(const struct hists *h,
+			   const struct callchain_node *n, char *prefix,
+			   FILE *out)
+{
+	char buf[64];
+	int nr;
+	struct callchain_node **kids;
+
+	for (;;) {
+		kids = visible_children(h, n, &nr);
+		if (!kids)
+			return;
+		if (nr == 1 && kids[0]->hits == n->hits) {
+			fprintf(out, "%s%s\n", prefix,
+				node_name(kids[0], buf, sizeof(buf)));
+			n = kids[0];
+			free(kids);
+			continue;
+		}
+		free(kids);
+		if (nr)
+			print_branches(h, n, prefix, out);
+		return;
+	}
+}
+
+/* A fork: each branch with its share of the total, then its own chain. */
+static void print_branches(const struct hists *h,
+			   const struct callchain_node *n, char *prefix,
+			   FILE *out)
+{
+	struct callchain_node **kids;
+	size_t plen = strlen(prefix);
+	char buf[64];
+	int nr, i;
+
+	kids = visible_children(h, n, &nr);
+	if (!kids)
+		return;
+	for (i = 0; i < nr; i++) {
+		bool last = i == nr - 1;
+		char *sub = malloc(plen + 12);
+
+		if (!sub)
+			break;
+		fprintf(out, "%s|          \n", prefix);
+		fprintf(out, "%s%s%.2f%%--%s\n", prefix, last ? " --" : "|--",
+			pct(h, kids[i]->hits),
+			node_name(kids[i], buf, sizeof(buf)));
+		snprintf(sub, plen + 12, "%s%s", prefix,
+			 last ? "           " : "|          ");
+		continue_chain(h, kids[i], sub, out);
+		free(sub);
+	}
+	free(kids);
+}
+
+static void print_graph(const struct hists *h, const struct hist_entry *e,
+			FILE *out)
+{
+	char prefix[64], buf[64];
+	struct callchain_node **kids;
+	int nr;
+
+	if (!e->graph)
+		return;
+	kids = visible_children(h, e->graph, &nr);
+	if (!kids || !nr) {
+		free(kids);
+		return;
+	}
+	memset(prefix, ' ', GRAPH_INDENT);
+	prefix[GRAPH_INDENT] = '\0';
+	if (nr == 1 && kids[0]->hits == e->graph->hits) {
+		/* The whole entry follows one path: no percentages. */
+		fprintf(out, "%s|\n%s---%s\n", prefix, prefix,
+			node_name(kids[0], buf, sizeof(buf)));
+		strcat(prefix, "   ");
+		continue_chain(h, kids[0], prefix, out);
+	} else {
+		print_branches(h, e->graph, prefix, out);
+	}
+	fputc('\n', out);
+	free(kids);
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+static void print_preamble(const struct hists *h,
+			   const struct hists_header *hdr, FILE *out)
+{
+	u64 n = h->nr_samples;
+	char unit = ' ';
+
+	if (n >= 1000000) {
+		n /= 1000000;
+		unit = 'M';
+	} else if (n >= 1000) {
+		n /= 1000;
+		unit = 'K';
+	}
+	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
+		(unsigned long long)hdr->lost_samples);
+	fprintf(out, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n,
+		unit, hdr->event_name);
+	fprintf(out, "# Event count (approx.): %llu\n#\n",
+		(unsigned long long)h->total_period);
+}
+
+void hists__fprintf(struct hists *h, const struct hists_header *hdr,
+		    FILE *out)
+{
+	int width[SORT_MAX_KEYS];
+	struct hist_entry **v;
+	size_t n, i;
+
+	v = hists__sorted(h, &n);
+	if (!v)
+		return;
+	print_preamble(h, hdr, out);
+	compute_widths(h, v, n, width);
+	print_column_header(h, width, out);
+	for (i = 0; i < n; i++) {
+		if (pct(h, entry_overhead(h, v[i])) < h->cfg.percent_limit)
+			continue;
+		print_row(h, v[i], width, out);
+		if (h->cfg.callchain)
+			print_graph(h, v[i], out);
+	}
+	fputc('\n', out);
+	free(v);
+}

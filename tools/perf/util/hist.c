@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Histogram entries and call graphs for perf report.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "hist.h"
+
+/* ---- keys ---------------------------------------------------------- */
+
+static const char * const sort_key_names[] = {
+	[SORT_COMM] = "comm",
+	[SORT_PID] = "pid",
+	[SORT_DSO] = "dso",
+	[SORT_SYM] = "sym",
+	[SORT_CPU] = "cpu",
+};
+
+int sort_keys__parse(const char *str, struct hists_config *cfg)
+{
+	char buf[256], *tok, *save = NULL;
+	size_t k;
+
+	snprintf(buf, sizeof(buf), "%s", str);
+	cfg->nr_keys = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (k = 0; k < sizeof(sort_key_names) / sizeof(char *); k++)
+			if (sort_key_names[k] && !strcmp(tok, sort_key_names[k]))
+				break;
+		if (k == sizeof(sort_key_names) / sizeof(char *) ||
+		    cfg->nr_keys == SORT_MAX_KEYS)
+			return -EINVAL;
+		cfg->keys[cfg->nr_keys++] = k;
+	}
+	return cfg->nr_keys ? 0 : -EINVAL;
+}
+
+static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
+{
+	if (a->sym || b->sym)
+		return a->sym == b->sym;
+	return a->dso == b->dso && a->addr == b->addr;
+}
+
+static bool key_has(const struct hists_config *cfg, enum sort_key k)
+{
+	int i;
+
+	for (i = 0; i < cfg->nr_keys; i++)
+		if (cfg->keys[i] == k)
+			return true;
+	return false;
+}
+
+static u64 mix(u64 h, u64 v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static u64 entry_hash(const struct hists_config *cfg, const char *comm,
+		      u32 pid, int cpu, const struct hist_frame *f)
+{
+	u64 h = 0;
+	int i;
+
+	for (i = 0; i < cfg->nr_keys; i++) {
+		switch (cfg->keys[i]) {
+		case SORT_COMM:
+			h = mix(h, (uintptr_t)comm);
+			break;
+		case SORT_PID:
+			h = mix(h, pid);
+			break;
+		case SORT_DSO:
+			h = mix(h, (uintptr_t)f->dso);
+			break;
+		case SORT_SYM:
+			h = mix(h, f->sym ? (uintptr_t)f->sym : f->addr);
+			break;
+		case SORT_CPU:
+			h = mix(h, cpu);
+			break;
+		default:
+			break;
+		}
+	}
+	return h;
+}
+
+static bool entry_matches(const struct hists_config *cfg,
+			  const struct hist_entry *e, const char *comm,
+			  u32 pid, int cpu, const struct hist_frame *f)
+{
+	if (key_has(cfg, SORT_COMM) && e->comm != comm)
+		return false;
+	if (key_has(cfg, SORT_PID) && e->pid != pid)
+		return false;
+	if (key_has(cfg, SORT_CPU) && e->cpu != cpu)
+		return false;
+	if (key_has(cfg, SORT_DSO) && e->frame.dso != f->dso)
+		return false;
+	if (key_has(cfg, SORT_SYM) && !frame_same(&e->frame, f))
+		return false;
+	return true;
+}
+
+/* ---- table ---------------------------------------------------------- */
+
+int hists__init(struct hists *h, const struct hists_config *cfg)
+{
+	memset(h, 0, sizeof(*h));
+	h->cfg = *cfg;
+	h->size = 1024;
+	h->table = calloc(h->size, sizeof(*h->table));
+	h->arena = arena__new(1 << 20);
+	return h->table && h->arena ? 0 : -ENOMEM;
+}
+
+void hists__exit(struct hists *h)
+{
+	free(h->table);
+	free(h->interned);
+	arena__delete(h->arena);
+	memset(h, 0, sizeof(*h));
+}
+
+static int hists__grow(struct hists *h)
+{
+	size_t size = h->size * 2, i;
+	struct hist_entry **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->size; i++) {
+		struct hist_entry *e = h->table[i];
+		size_t j;
+
+		if (!e)
+			continue;
+		j = entry_hash(&h->cfg, e->comm, e->pid, e->cpu, &e->frame) &
+		    (size - 1);
+		while (t[j])
+			j = (j + 1) & (size - 1);
+		t[j] = e;
+	}
+	free(h->table);
+	h->table = t;
+	h->size = size;
+	return 0;
+}
+
+static struct hist_entry *hists__findnew(struct hists *h, const char *comm,
+					 u32 pid, int cpu,
+					 const struct hist_frame *f)
+{
+	size_t j;
+	struct hist_entry *e;
+
+	if ((h->nr_entries + 1) * 2 > h->size && hists__grow(h))
+		return NULL;
+	j = entry_hash(&h->cfg, comm, pid, cpu, f) & (h->size - 1);
+	for (; (e = h->table[j]) != NULL; j = (j + 1) & (h->size - 1))
+		if (entry_matches(&h->cfg, e, comm, pid, cpu, f))
+			return e;
+	e = arena__alloc(h->arena, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->comm = comm;
+	e->pid = pid;
+	e->cpu = cpu;
+	e->frame = *f;
+	h->table[j] = e;
+	h->nr_entries++;
+	return e;
+}
+
+/* ---- call graphs ------------------------------------------------------ */
+
+static struct callchain_node *node_child(struct hists *h,
+					 struct callchain_node *parent,
+					 const struct hist_frame *f)
+{
+	struct callchain_node *n;
+
+	for (n = parent->child; n; n = n->sibling)
+		if (frame_same(&n->frame, f))
+			return n;
+	n = arena__alloc(h->arena, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->frame = *f;
+	n->sibling = parent->child;
+	parent->child = n;
+	return n;
+}
+
+/*
+ * Add frames [from, to] (inclusive, stepping by @dir) of a chain to the
+ * graph of @e, root first.
+ */
+static int graph_add(struct hists *h, struct hist_entry *e,
+		     const struct hist_frame *chain, int from, int to, int dir,
+		     u64 period)
+{
+	struct callchain_node *n;
+	int i;
+
+	if (!e->graph) {
+		e->graph = arena__alloc(h->arena, sizeof(*e->graph));
+		if (!e->graph)
+			return -ENOMEM;
+	}
+	n = e->graph;
+	n->hits += period;
+	for (i = from; ; i += dir) {
+		n = node_child(h, n, &chain[i]);
+		if (!n)
+			return -ENOMEM;
+		n->hits += period;
+		if (i == to)
+			break;
+	}
+	return 0;
+}
+
+static int add_self(struct hists *h, const struct hist_sample *s)
+{
+	struct hist_entry *e = hists__findnew(h, s->comm, s->pid, s->cpu,
+					      &s->ip);
+	int last = s->chain_len - 1;
+
+	if (!e)
+		return -ENOMEM;
+	e->self += s->period;
+	e->nr_samples++;
+	if (!h->cfg.callchain || !s->chain_len)
+		return 0;
+	if (h->cfg.order == CALLCHAIN_CALLEE)
+		return graph_add(h, e, s->chain, 0, last, 1, s->period);
+	return graph_add(h, e, s->chain, last, 0, -1, s->period);
+}
+
+/*
+ * Children: every function on the chain gets the sample's period once,
+ * however often it recurses; its graph shows the way from it to the leaf.
+ */
+static int add_children(struct hists *h, const struct hist_sample *s)
+{
+	int i, err;
+
+	h->sample_seq++;
+	for (i = 0; i < s->chain_len; i++) {
+		struct hist_entry *e = hists__findnew(h, s->comm, s->pid,
+						      s->cpu, &s->chain[i]);
+
+		if (!e)
+			return -ENOMEM;
+		if (e->last_sample == h->sample_seq)
+			continue;
+		e->last_sample = h->sample_seq;
+		e->children += s->period;
+		if (i == 0 || !h->cfg.callchain)
+			continue;
+		if (h->cfg.order == CALLCHAIN_CALLER)
+			err = graph_add(h, e, s->chain, i, 0, -1, s->period);
+		else
+			err = graph_add(h, e, s->chain, 0, i, 1, s->period);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int hists__add_sample(struct hists *h, const struct hist_sample *s)
+{
+	int err;
+
+	h->total_period += s->period;
+	h->nr_samples++;
+	err = add_self(h, s);
+	if (err || !h->cfg.children)
+		return err;
+	if (!s->chain_len) {
+		struct hist_sample one = *s;
+
+		one.chain = &s->ip;
+		one.chain_len = 1;
+		return add_children(h, &one);
+	}
+	return add_children(h, s);
+}
+
+static u64 str_hash(const char *s)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int intern_grow(struct hists *h)
+{
+	size_t size = h->intern_size ? h->intern_size * 2 : 256, i;
+	const char **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->intern_size; i++) {
+		size_t j;
+
+		if (!h->interned[i])
+			continue;
+		j = str_hash(h->interned[i]) & (size - 1);
+		while (t[j])
+			j = (j + 1) & (size - 1);
+		t[j] = h->interned[i];
+	}
+	free(h->interned);
+	h->interned = t;
+	h->intern_size = size;
+	return 0;
+}
+
+/* One copy per distinct name, so entries compare names by pointer. */
+const char *hists__intern(struct hists *h, const char *s)
+{
+	size_t j;
+
+	if ((h->nr_interned + 1) * 2 > h->intern_size && intern_grow(h))
+		return NULL;
+	j = str_hash(s) & (h->intern_size - 1);
+	for (; h->interned[j]; j = (j + 1) & (h->intern_size - 1))
+		if (!strcmp(h->interned[j], s))
+			return h->interned[j];
+	h->interned[j] = arena__strdup(h->arena, s);
+	h->nr_interned++;
+	return h->interned[j];
+}

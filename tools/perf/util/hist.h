@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_HIST_H
+#define __PERF_UTIL_HIST_H
+
+#include <stdio.h>
+#include <perf/types.h>
+
+/*
+ * Histograms of samples for perf report: one entry per distinct value of
+ * the sort keys, with the period it collected (self), the period of
+ * samples whose call chain passed through it (children), and a call
+ * graph.  Everything lives in an arena freed at once.
+ */
+
+enum sort_key {
+	SORT_COMM,
+	SORT_PID,
+	SORT_DSO,
+	SORT_SYM,
+	SORT_CPU,
+	SORT_MAX_KEYS = 8,
+};
+
+/* A resolved code location; identity is (dso, sym), or (dso, addr). */
+struct hist_frame {
+	const void *dso;	/* identity only */
+	const char *dso_name;	/* "[unknown]" when not mapped */
+	const void *sym;	/* identity only, NULL when unresolved */
+	const char *sym_name;
+	u64 addr;		/* shown when there is no symbol */
+	char level;		/* '.' user, 'k' kernel, 'g' guest, 'H' hv */
+};
+
+struct hist_sample {
+	const char *comm;	/* interned: equal names, equal pointers */
+	u32 pid;
+	u32 tid;
+	int cpu;
+	u64 period;
+	struct hist_frame ip;
+	const struct hist_frame *chain;	/* leaf first, may be NULL */
+	int chain_len;
+};
+
+struct callchain_node {
+	struct hist_frame frame;
+	u64 hits;			/* period through this node */
+	struct callchain_node *child;
+	struct callchain_node *sibling;
+};
+
+struct hist_entry {
+	const char *comm;
+	u32 pid;
+	int cpu;
+	struct hist_frame frame;
+	u64 self;
+	u64 children;
+	u64 nr_samples;
+	struct callchain_node *graph;	/* NULL without call chains */
+	u64 last_sample;		/* dedupe of recursion (children) */
+};
+
+enum callchain_order {
+	CALLCHAIN_CALLEE,	/* leaf at the root of the graph */
+	CALLCHAIN_CALLER,	/* outermost caller at the root */
+};
+
+struct hists_config {
+	enum sort_key keys[SORT_MAX_KEYS];
+	int nr_keys;
+	bool children;		/* accumulate callers' overhead */
+	bool callchain;		/* print the call graph */
+	enum callchain_order order;
+	double graph_min_pct;	/* hide branches under this (of total) */
+	double percent_limit;	/* hide entries under this */
+	bool show_nr_samples;	/* -n */
+};
+
+struct hists {
+	struct hists_config cfg;
+	struct hist_entry **table;	/* open addressing */
+	size_t size;
+	size_t nr_entries;
+	u64 total_period;
+	u64 nr_samples;
+	u64 sample_seq;
+	struct arena *arena;
+	const char **interned;		/* open addressing */
+	size_t intern_size;
+	size_t nr_interned;
+};
+
+int hists__init(struct hists *hists, const struct hists_config *cfg);
+void hists__exit(struct hists *hists);
+int hists__add_sample(struct hists *hists, const struct hist_sample *s);
+int sort_keys__parse(const char *str, struct hists_config *cfg);
+
+struct hists_header {
+	const char *event_name;
+	u64 lost_samples;
+};
+
+void hists__fprintf(struct hists *hists, const struct hists_header *hdr,
+		    FILE *out);
+
+/* Entries sorted for output (overhead descending); caller frees. */
+struct hist_entry **hists__sorted(struct hists *hists, size_t *nr);
+
+/* Interning of short strings (comms), for pointer comparisons. */
+const char *hists__intern(struct hists *hists, const char *s);
+
+#endif /* __PERF_UTIL_HIST_H */

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf record's kernel side: ring buffers per CPU or thread, draining
+ * them into a sink, and records synthesized from /proc for tasks and
+ * mappings that existed before recording started.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "event.h"
+#include "record.h"
+
+/* The fd each (cpu, thread) counter redirects its output to. */
+static int ring_index(const struct perf_evlist *evlist, int c, int t)
+{
+	return evlist->cpus->cpu[0] < 0 ? t : c;
+}
+
+static int rings__alloc(struct record_rings *rings, int nr)
+{
+	rings->nr = nr;
+	rings->maps = calloc(nr, sizeof(*rings->maps));
+	rings->fds = malloc(nr * sizeof(int));
+	if (!rings->maps || !rings->fds)
+		return -ENOMEM;
+	memset(rings->fds, -1, nr * sizeof(int));
+	return 0;
+}
+
+static int rings__attach(struct record_rings *rings, int idx, int fd,
+			 unsigned int data_pages)
+{
+	struct perf_mmap *map;
+	int err;
+
+	if (rings->fds[idx] >= 0) {
+		if (ioctl(fd, PERF_COUNTER_IOC_SET_OUTPUT, rings->fds[idx]) < 0)
+			return -errno;
+		return 0;
+	}
+	map = calloc(1, sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	err = perf_mmap__map(map, fd, data_pages, true);
+	if (err) {
+		free(map);
+		return err;
+	}
+	rings->maps[idx] = map;
+	rings->fds[idx] = fd;
+	return 0;
+}
+
+int record_rings__mmap(struct record_rings *rings, struct perf_evlist *evlist,
+		       unsigned int data_pages)
+{
+	bool per_thread = evlist->cpus->cpu[0] < 0;
+	struct perf_evsel *pos;
+	int c, t, err;
+
+	err = rings__alloc(rings, per_thread ? evlist->threads->nr :
+					       evlist->cpus->nr);
+	if (err)
+		return err;
+	perf_evlist__for_each(evlist, pos) {
+		if (!pos->fd)
+			continue;
+		for (c = 0; c < pos->nr_cpus; c++) {
+			for (t = 0; t < pos->nr_threads; t++) {
+				int fd = PERF_EVSEL_FD(pos, c, t);
+
+				if (fd < 0)
+					continue;
+				err = rings__attach(rings,
+						    ring_index(evlist, c, t),
+						    fd, data_pages);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return 0;
+}
+
+void record_rings__unmap(struct record_rings *rings)
+{
+	int i;
+
+	for (i = 0; i < rings->nr && rings->maps; i++) {
+		if (!rings->maps[i])
+			continue;
+		perf_mmap__unmap(rings->maps[i]);
+		free(rings->maps[i]);
+	}
+	free(rings->maps);
+	free(rings->fds);
+	rings->maps = NULL;
+	rings->fds = NULL;
+	rings->nr = 0;
+}
+
+static void count_record(const struct perf_counter_header *h,
+			 struct record_stats *stats)
+{
+	stats->records++;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		stats->samples++;
+	} else if (h->type == PERF_RECORD_LOST) {
+		const struct perf_record_lost *l = (const void *)h;
+
+		stats->lost += l->lost;
+		stats->lost_chunks++;
+	}
+}
+
+/* Copy what one ring holds to the sink, then give the space back. */
+static int ring_drain(struct perf_mmap *map, const struct record_sink *sink,
+		      struct record_stats *stats)
+{
+	const struct perf_counter_header *h;
+	int err;
+
+	if (perf_mmap__read_init(map))
+		return map->error;
+	while ((h = perf_mmap__read_event(map)) != NULL) {
+		count_record(h, stats);
+		err = sink->write(sink->ctx, h, h->size);
+		if (err)
+			return err;
+	}
+	perf_mmap__consume(map);
+	return map->error;
+}
+
+/* Returns the number of bytes drained from all rings, or -errno. */
+int record_rings__drain(struct record_rings *rings,
+			const struct record_sink *sink,
+			struct record_stats *stats)
+{
+	u64 before = stats->records;
+	int i, err;
+
+	for (i = 0; i < rings->nr; i++) {
+		if (!rings->maps[i])
+			continue;
+		err = ring_drain(rings->maps[i], sink, stats);
+		if (err)
+			return err;
+	}
+	return stats->records - before;
+}
+
+int record_rings__poll(struct record_rings *rings, int timeout_ms)
+{
+	struct pollfd pfd[rings->nr ? rings->nr : 1];
+	int i, n = 0;
+
+	for (i = 0; i < rings->nr; i++) {
+		if (rings->fds[i] < 0)
+			continue;
+		pfd[n].fd = rings->fds[i];
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	return poll(pfd, n, timeout_ms);
+}
+
+/* Append the zeroed sample_id_all trailer synthesized records carry. */
+static int sink_record(const struct record_sink *sink, void *rec, size_t size,
+		       size_t id_size)
+{
+	struct perf_counter_header *h = rec;
+
+	memset((char *)rec + size, 0, id_size);
+	h->size = size + id_size;
+	return sink->write(sink->ctx, rec, h->size);
+}
+
+static int read_comm(pid_t pid, pid_t tid, char *comm, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, comm, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -EINVAL;
+	comm[n] = '\0';
+	comm[strcspn(comm, "\n")] = '\0';
+	return 0;
+}
+
+int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,
+			     const struct record_sink *sink)
+{
+	union {
+		struct perf_record_comm comm;
+		char buf[sizeof(struct perf_record_comm) + 64 + 64];
+	} u;
+	char name[32];
+	size_t len;
+
+	if (read_comm(pid, tid, name, sizeof(name)))
+		return 0;	/* gone meanwhile */
+	memset(&u, 0, sizeof(u));
+	u.comm.header.type = PERF_RECORD_COMM;
+	u.comm.pid = pid;
+	u.comm.tid = tid;
+	len = strlen(name) + 1;
+	memcpy(u.comm.comm, name, len);
+	return sink_record(sink, &u, sizeof(u.comm) + PERF_ALIGN8(len),
+			   id_size);
+}
+
+/* One line of /proc/PID/maps into an MMAP2 record (executable only). */
+static int synthesize_map_line(pid_t pid, const char *line, size_t id_size,
+			       const struct record_sink *sink)
+{
+	union {
+		struct perf_record_mmap2 m;
+		char buf[sizeof(struct perf_record_mmap2) + 4096 + 64];
+	} u;
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perm[8], path[4096] = "";
+	size_t len;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start,
+		   &end, perm, &pgoff, &maj, &min, &ino, path) < 7)
+		return 0;
+	if (perm[2] != 'x')
+		return 0;
+	memset(&u.m, 0, sizeof(u.m));
+	u.m.header.type = PERF_RECORD_MMAP2;
+	u.m.header.misc = PERF_RECORD_MISC_USER;
+	u.m.pid = pid;
+	u.m.tid = pid;
+	u.m.start = start;
+	u.m.len = end - start;
+	u.m.pgoff = pgoff;
+	u.m.maj = maj;
+	u.m.min = min;
+	u.m.ino = ino;
+	u.m.prot = (perm[0] == 'r' ? 1 : 0) | (perm[1] == 'w' ? 2 : 0) | 4;
+	u.m.flags = perm[3] == 's' ? 1 : 2;	/* MAP_SHARED : MAP_PRIVATE */
+	if (!path[0])
+		strcpy(path, "//anon");
+	len = strlen(path) + 1;
+	memcpy(u.m.filename, path, len);
+	memset(u.m.filename + len, 0, PERF_ALIGN8(len) - len);
+	return sink_record(sink, &u, sizeof(u.m) + PERF_ALIGN8(len), id_size);
+}
+
+static int synthesize_maps(pid_t pid, size_t id_size,
+			   const struct record_sink *sink)
+{
+	char path[64], line[4200];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!err && fgets(line, sizeof(line), f))
+		err = synthesize_map_line(pid, line, id_size, sink);
+	fclose(f);
+	return err;
+}
+
+/* COMM for every thread of @pid, then its executable mappings. */
+int record_synthesize_process(pid_t pid, size_t id_size,
+			      const struct record_sink *sink)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		err = record_synthesize_thread(pid, atoi(d->d_name), id_size,
+					       sink);
+	}
+	closedir(dir);
+	return err ? err : synthesize_maps(pid, id_size, sink);
+}
+
+int record_synthesize_all(size_t id_size, const struct record_sink *sink)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir)) != NULL) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+
+		if (*end || pid <= 0)
+			continue;
+		err = record_synthesize_process(pid, id_size, sink);
+	}
+	closedir(dir);
+	return err;
+}
+
+/* The address of _text (kernel start), or 0 when kallsyms hides it. */
+static u64 kernel_text_start(void)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	u64 start = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text") || !strcmp(name, "_stext")) {
+			start = addr;
+			break;
+		}
+	}
+	fclose(f);
+	return start;
+}
+
+/*
+ * The kernel's text mapping, as an MMAP from pid -1 named after the
+ * reference symbol, the form readers expect.
+ */
+int record_synthesize_kernel(size_t id_size, const struct record_sink *sink)
+{
+	static const char name[] = "[kernel.kallsyms]_text";
+	union {
+		struct perf_record_mmap m;
+		char buf[sizeof(struct perf_record_mmap) + 64 + 64];
+	} u;
+	u64 start = kernel_text_start();
+
+	if (!start)
+		return 0;
+	memset(&u, 0, sizeof(u));
+	u.m.header.type = PERF_RECORD_MMAP;
+	u.m.header.misc = PERF_RECORD_MISC_KERNEL;
+	u.m.pid = (u32)-1;
+	u.m.tid = 0;
+	u.m.start = start;
+	u.m.len = ~0ULL - start;
+	u.m.pgoff = start;
+	memcpy(u.m.filename, name, sizeof(name));
+	return sink_record(sink, &u, sizeof(u.m) + PERF_ALIGN8(sizeof(name)),
+			   id_size);
+}
