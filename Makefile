@@ -3,7 +3,8 @@
 #
 #   make             install missing dependencies, build tools/perf/perf
 #   make demo        build, then run perf on the bundled workload
-#   make check       everything: build, perf test, differential tests
+#   make check       everything: build, perf test (unit, end-to-end and
+#                    differential tests against Linux perf), build variants
 #   make check-fast  the quick subset for iteration
 #   make bench       benchmarks against Linux perf (bench/)
 

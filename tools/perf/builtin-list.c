@@ -60,8 +60,8 @@ static void list_cache(struct list_filter *f)
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
 			if (!perf_cache_op_valid(c, op))
 				continue;
-			snprintf(access, sizeof(access), "%s-%ss",
-				 perf_cache_names[c], perf_cache_op_names[op]);
+			snprintf(access, sizeof(access), "%s-%s",
+				 perf_cache_names[c], perf_cache_op_plurals[op]);
 			snprintf(miss, sizeof(miss), "%s-%s-misses",
 				 perf_cache_names[c], perf_cache_op_names[op]);
 			if (list_wants(f, "cache", access, NULL))
@@ -120,7 +120,9 @@ int cmd_list(int argc, const char **argv)
 			if (!strcmp(argv[1], kinds[i]) ||
 			    (!strcmp(argv[1], "hardware") && i == 0) ||
 			    (!strcmp(argv[1], "software") && i == 1))
-				f.kind = kinds[i], f.glob = NULL;
+				f.kind = kinds[i];
+		if (f.kind)
+			f.glob = NULL;
 		/* A bare word matches anywhere in the name. */
 		if (f.glob && !strpbrk(f.glob, "*?[")) {
 			static char buf[256];

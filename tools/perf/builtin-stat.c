@@ -31,6 +31,7 @@ struct stat_cmd {
 	const char *pid_list;
 	const char *tid_list;
 	int repeat;
+	int runs_done;
 	int interval_ms;
 	const char *csv_sep;
 	const char *output_name;
@@ -163,12 +164,38 @@ static int stat_alloc_tables(struct stat_cmd *cmd)
 	return cmd->values && cmd->run_stats && cmd->prev ? 0 : -ENOMEM;
 }
 
+/*
+ * Without the right to count the kernel (paranoid level 2, not root),
+ * count user space only, as Linux perf does, instead of failing.
+ */
+static bool stat_fallback_to_user(struct stat_cmd *cmd, int err)
+{
+	struct perf_evsel *pos;
+	bool changed = false;
+
+	if (err != -EACCES && err != -EPERM)
+		return false;
+	perf_evlist__for_each(cmd->evlist, pos) {
+		if (pos->attr.exclude_kernel || pos->attr.type == PERF_TYPE_TRACEPOINT)
+			continue;
+		pos->attr.exclude_kernel = 1;
+		pos->attr.exclude_hv = 1;
+		changed = true;
+	}
+	if (changed && cmd->verbose)
+		fprintf(stderr, "perf stat: no permission to count the kernel, counting user space only\n");
+	return changed;
+}
+
 /* Report a fatal open error; unsupported events are not fatal. */
 static int stat_open(struct stat_cmd *cmd)
 {
 	struct perf_evsel *pos;
 	char msg[1024];
 	int err = perf_evlist__open(cmd->evlist, true);
+
+	if (err && stat_fallback_to_user(cmd, err))
+		err = perf_evlist__open(cmd->evlist, true);
 
 	if (!err)
 		return 0;
@@ -275,8 +302,8 @@ static void stat_print_header(struct stat_cmd *cmd)
 			fprintf(out, "%s%s", a == cmd->argv ? "" : " ", *a);
 		fprintf(out, "'");
 	}
-	if (cmd->repeat > 1)
-		fprintf(out, " (%d runs)", cmd->repeat);
+	if (cmd->runs_done > 1)
+		fprintf(out, " (%d runs)", cmd->runs_done);
 	fprintf(out, ":\n\n");
 }
 
@@ -303,14 +330,14 @@ static void stat_print_footer(struct stat_cmd *cmd)
 	fputc('\n', out);
 }
 
-/* True while at least one targeted thread still exists. */
+/* True while at least one targeted thread still runs (not a zombie). */
 static bool stat_targets_alive(struct stat_cmd *cmd)
 {
 	struct perf_thread_map *t = cmd->evlist->threads;
 	int i;
 
 	for (i = 0; i < t->nr; i++)
-		if (t->tid[i] < 0 || kill(t->tid[i], 0) == 0 || errno == EPERM)
+		if (t->tid[i] < 0 || perf_thread__alive(t->tid[i]))
 			return true;
 	return false;
 }
@@ -362,17 +389,18 @@ static void stat_wait(struct stat_cmd *cmd, double start_ns)
 			bool intr = false;
 
 			workload__wait(&cmd->wl, &intr);
-			if (intr && stat_signal)
-				kill(cmd->wl.pid, stat_signal);
-			continue;
+			continue;	/* a signal is passed on below */
 		}
 		stat_nap(cmd->interval_ms && cmd->interval_ms < 100 ?
 			 cmd->interval_ms : 100);
 	}
-	if (stat_done && cmd->argv) {
+	if (stat_done && cmd->argv && !cmd->wl.reaped) {
+		/* Like a shell: the command gets the signal we got. */
 		kill(cmd->wl.pid, stat_signal ? stat_signal : SIGINT);
 		workload__wait(&cmd->wl, NULL);
 	}
+	if (cmd->interval_ms)
+		stat_print_interval(cmd, start_ns, &last);
 }
 
 static int stat_set_workload_threads(struct stat_cmd *cmd)
@@ -454,6 +482,10 @@ static int stat_check_options(struct stat_cmd *cmd,
 	if (cmd->pid_list && cmd->tid_list)
 		usage_with_options_msg(stat_usage, options,
 				       "-p and -t are exclusive");
+	if ((cmd->pid_list || cmd->tid_list) &&
+	    (cmd->system_wide || cmd->cpu_list))
+		usage_with_options_msg(stat_usage, options,
+				       "-p/-t count tasks on any CPU: drop -a/-C");
 	if (cmd->repeat < 1)
 		usage_with_options_msg(stat_usage, options,
 				       "-r needs a positive count");
@@ -498,9 +530,10 @@ static int stat_main(struct stat_cmd *cmd)
 	if (cmd->interval_ms && !cmd->csv_sep)
 		fprintf(cmd->out, "#           time             counts unit events\n");
 	for (run = 0; run < cmd->repeat && !stat_done; run++) {
+		cmd->runs_done = run + 1;
 		err = stat_run_once(cmd);
 		if (err)
-			return err == -ENOENT || err == -EACCES ? 127 : 1;
+			return cmd->wl.exec_errno ? 127 : 1;
 	}
 	if (!cmd->interval_ms) {
 		stat_print_header(cmd);

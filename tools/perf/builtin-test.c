@@ -132,7 +132,7 @@ static struct shell_test *load_shell_tests(int *nr)
 static void print_result(int num, const char *desc, int result,
 			 const char *reason)
 {
-	printf("%3d: %-60s: ", num, desc);
+	printf("%3d: %-66s: ", num, desc);
 	if (result == TEST_OK)
 		printf("Ok\n");
 	else if (result == TEST_SKIP)
@@ -343,7 +343,8 @@ int cmd_test(int argc, const char **argv)
 		int result;
 
 		num = i + 1;
-		if (!selected(argc, argv + 1, num, is_unit ? tc->name : st->path,
+		if (!selected(argc, argv + 1, num,
+			      is_unit ? tc->name : strrchr(st->path, '/') + 1,
 			      desc))
 			continue;
 		if (list_only) {
@@ -362,6 +363,11 @@ int cmd_test(int argc, const char **argv)
 		count_result(&totals, result);
 	}
 	free(shell);
+	if (argc && !list_only &&
+	    totals.passed + totals.failed + totals.skipped == 0) {
+		fprintf(stderr, "perf test: no test matches the selection; see 'perf test -l'\n");
+		return 1;
+	}
 	if (!list_only) {
 		if (!nr_shell)
 			printf("warning: no shell tests found in %s\n",

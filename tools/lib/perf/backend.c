@@ -96,7 +96,8 @@ int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
 
 	if (perf_backend() == PERF_BACKEND_COUNTER) {
 		nr = __NR_perf_counter_open;
-		if (nr < 0) {
+		/* Never call the number on a kernel that is not ours. */
+		if (nr < 0 || access(PERF_COUNTER_PARANOID_FILE, F_OK)) {
 			errno = ENOSYS;
 			return -1;
 		}

@@ -71,12 +71,21 @@ const char * const perf_cache_op_names[PERF_COUNT_HW_CACHE_OP_MAX] = {
 	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = "prefetch",
 };
 
-/* Instruction caches are not written; branch units only predict. */
+const char * const perf_cache_op_plurals[PERF_COUNT_HW_CACHE_OP_MAX] = {
+	[PERF_COUNT_HW_CACHE_OP_READ] = "loads",
+	[PERF_COUNT_HW_CACHE_OP_WRITE] = "stores",
+	[PERF_COUNT_HW_CACHE_OP_PREFETCH] = "prefetches",
+};
+
+/*
+ * Instruction caches are read and prefetched, never written; the
+ * instruction TLB and the branch unit are only read.
+ */
 bool perf_cache_op_valid(int cache, int op)
 {
-	if (cache == PERF_COUNT_HW_CACHE_L1I || cache == PERF_COUNT_HW_CACHE_ITLB)
-		return op == PERF_COUNT_HW_CACHE_OP_READ;
-	if (cache == PERF_COUNT_HW_CACHE_BPU)
+	if (cache == PERF_COUNT_HW_CACHE_L1I)
+		return op != PERF_COUNT_HW_CACHE_OP_WRITE;
+	if (cache == PERF_COUNT_HW_CACHE_ITLB || cache == PERF_COUNT_HW_CACHE_BPU)
 		return op == PERF_COUNT_HW_CACHE_OP_READ;
 	return true;
 }
@@ -132,8 +141,8 @@ static bool cache_lookup(const char *name, struct perf_counter_attr *attr)
 
 			if (!perf_cache_op_valid(c, op))
 				continue;
-			snprintf(buf, sizeof(buf), "%s-%ss", perf_cache_names[c],
-				 perf_cache_op_names[op]);
+			snprintf(buf, sizeof(buf), "%s-%s", perf_cache_names[c],
+				 perf_cache_op_plurals[op]);
 			if (!strcmp(name, buf))
 				goto found;
 			snprintf(buf, sizeof(buf), "%s-%s-misses",

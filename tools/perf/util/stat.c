@@ -95,8 +95,10 @@ static void metric_ratio(struct stat_metric *m, const struct stat_value *v,
 	const struct stat_value *base = find_peer(v, all, nr_all,
 						  PERF_TYPE_HARDWARE, config);
 
-	if (base && base->mean > 0)
+	if (base && base->mean > 0) {
 		metric_set(m, scale * v->mean / base->mean, unit);
+		m->percent = scale == 100.0;
+	}
 }
 
 /*
@@ -214,7 +216,9 @@ void stat__print_value(const struct stat_output *o, const struct stat_value *v,
 	if (o->per_cpu)
 		fprintf(o->out, "%-11s", prefix);
 	fprintf(o->out, "%18s %-4s %-32s ", count, unit, v->evsel->name);
-	if (m->valid)
+	if (m->valid && m->percent)
+		fprintf(o->out, "# %7.2f%% %-23s", m->value, m->unit);
+	else if (m->valid)
 		fprintf(o->out, "# %8.3f %-23s", m->value, m->unit);
 	else
 		fprintf(o->out, "%34s", "");

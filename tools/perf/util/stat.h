@@ -33,6 +33,7 @@ struct stat_metric {
 	double value;
 	char unit[32];
 	bool valid;
+	bool percent;		/* value is a percentage: "12.34% unit" */
 };
 
 bool stat__is_clock(const struct perf_evsel *evsel);

@@ -93,8 +93,9 @@ int workload__start(struct workload *wl)
 }
 
 /*
- * Reap the child.  A signal to us (SIGINT) interrupts the wait: we then
- * pass it on and wait again, like a shell does for its foreground job.
+ * Reap the child.  With @interrupted, a signal to us ends the wait early
+ * (and sets it) so the caller can pass the signal on; without, the wait
+ * goes on until the child is gone.
  */
 int workload__wait(struct workload *wl, bool *interrupted)
 {
@@ -105,8 +106,10 @@ int workload__wait(struct workload *wl, bool *interrupted)
 		}
 		if (errno != EINTR)
 			return -errno;
-		if (interrupted)
+		if (interrupted) {
 			*interrupted = true;
+			return -EINTR;
+		}
 	}
 	return 0;
 }

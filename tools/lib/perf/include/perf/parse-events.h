@@ -19,6 +19,7 @@ extern const int perf_nr_sw_symbols;
 
 extern const char * const perf_cache_names[PERF_COUNT_HW_CACHE_MAX];
 extern const char * const perf_cache_op_names[PERF_COUNT_HW_CACHE_OP_MAX];
+extern const char * const perf_cache_op_plurals[PERF_COUNT_HW_CACHE_OP_MAX];
 bool perf_cache_op_valid(int cache, int op);
 
 /* Where parsing stopped and why, for a message that points at it. */

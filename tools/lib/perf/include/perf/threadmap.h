@@ -2,6 +2,7 @@
 #ifndef __PERF_THREADMAP_H
 #define __PERF_THREADMAP_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /* Threads to count; the "any thread" map holds the single value -1. */
@@ -15,5 +16,8 @@ struct perf_thread_map *perf_thread_map__new_pid(pid_t pid);
 struct perf_thread_map *perf_thread_map__parse_pids(const char *list);
 struct perf_thread_map *perf_thread_map__parse_tids(const char *list);
 void perf_thread_map__put(struct perf_thread_map *map);
+
+/* True while @tid exists and has not exited (zombies count as gone). */
+bool perf_thread__alive(pid_t tid);
 
 #endif /* __PERF_THREADMAP_H */
