@@ -179,6 +179,9 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 		a->freq = 1;
 		a->sample_freq = cmd->freq ? cmd->freq : RECORD_DEFAULT_FREQ;
 	}
+	/* Wake the reader when a quarter of the ring is full, not per record. */
+	a->watermark = 1;
+	a->wakeup_watermark = cmd->mmap_pages * sysconf(_SC_PAGESIZE) / 4;
 	a->disabled = 1;
 	a->inherit = !cmd->no_inherit;
 	a->enable_on_exec = record_is_workload_only(cmd);
@@ -315,22 +318,29 @@ static bool record_targets_gone(struct record_cmd *cmd)
 	if (cmd->argv || !(cmd->pid_list || cmd->tid_list))
 		return false;
 	for (i = 0; i < t->nr; i++)
-		if (kill(t->tid[i], 0) == 0 || errno == EPERM)
+		if (perf_thread__alive(t->tid[i]))
 			return false;
 	return true;
 }
 
 static int record_loop(struct record_cmd *cmd)
 {
-	int err;
+	int err, ready;
 
 	while (!record_done) {
-		if (record_child_exited && workload__poll(&cmd->wl))
+		if (cmd->argv && (record_child_exited || cmd->wl.reaped) &&
+		    workload__poll(&cmd->wl))
 			break;
 		if (record_targets_gone(cmd))
 			break;
-		if (record_rings__poll(&cmd->rings, 100) > 0)
+		ready = record_rings__poll(&cmd->rings, 100);
+		if (ready > 0)
 			cmd->stats.wakeups++;
+		/* All hung up: the tasks are gone; a child is reaped soon. */
+		if (ready == -ENOENT && !cmd->argv)
+			record_done = 1;
+		else if (ready == -ENOENT)
+			workload__wait(&cmd->wl, NULL);
 		err = record_drain(cmd);
 		if (err < 0)
 			return err;
@@ -427,6 +437,7 @@ static int record_run(struct record_cmd *cmd)
 	}
 	err = record_loop(cmd);
 	perf_evlist__disable(cmd->evlist);
+	cmd->stats.wakeups++;	/* the final drain */
 	if (!err)
 		err = record_drain(cmd);
 	if (err < 0)

@@ -69,8 +69,25 @@ int test__options(struct test_ctx *ctx);
 int test__backend(struct test_ctx *ctx);
 int test__live_task_clock(struct test_ctx *ctx);
 int test__live_syscall_count(struct test_ctx *ctx);
+int test__symbols(struct test_ctx *ctx);
+int test__kallsyms(struct test_ctx *ctx);
+int test__symfs(struct test_ctx *ctx);
+int test__debuglink(struct test_ctx *ctx);
+int test__machine(struct test_ctx *ctx);
 int test__hists(struct test_ctx *ctx);
 
+int test__data_file(struct test_ctx *ctx);
+int test__data_pipe(struct test_ctx *ctx);
+int test__data_truncated(struct test_ctx *ctx);
+int test__data_empty(struct test_ctx *ctx);
+int test__data_garbage(struct test_ctx *ctx);
+int test__data_unfinished(struct test_ctx *ctx);
+int test__data_ordered(struct test_ctx *ctx);
+int test__data_ids(struct test_ctx *ctx);
+int test__data_dump(struct test_ctx *ctx);
+
+int workload_dump_data(int argc, const char **argv);
+int workload_write_data(int argc, const char **argv);
 int workload_syscalls(int argc, const char **argv);
 int workload_cpuloop(int argc, const char **argv);
 int workload_threads(int argc, const char **argv);

@@ -104,7 +104,7 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 		if (f->sym_name)
 			snprintf(buf, size, "[%c] %s", f->level, f->sym_name);
 		else
-			snprintf(buf, size, "[%c] %#018llx", f->level,
+			snprintf(buf, size, "[%c] %#.16llx", f->level,
 				 (unsigned long long)f->addr);
 		break;
 	case SORT_CPU:

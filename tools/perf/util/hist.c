@@ -229,32 +229,37 @@ static int graph_add(struct hists *h, struct hist_entry *e,
 	return 0;
 }
 
-static int add_self(struct hists *h, const struct hist_sample *s)
+static struct hist_entry *add_self(struct hists *h,
+				   const struct hist_sample *s)
 {
 	struct hist_entry *e = hists__findnew(h, s->comm, s->pid, s->cpu,
 					      &s->ip);
 	int last = s->chain_len - 1;
 
 	if (!e)
-		return -ENOMEM;
+		return NULL;
 	e->self += s->period;
 	e->nr_samples++;
 	if (!h->cfg.callchain || !s->chain_len)
-		return 0;
+		return e;
 	if (h->cfg.order == CALLCHAIN_CALLEE)
-		return graph_add(h, e, s->chain, 0, last, 1, s->period);
-	return graph_add(h, e, s->chain, last, 0, -1, s->period);
+		return graph_add(h, e, s->chain, 0, last, 1, s->period) ? NULL : e;
+	return graph_add(h, e, s->chain, last, 0, -1, s->period) ? NULL : e;
 }
 
 /*
- * Children: every function on the chain gets the sample's period once,
- * however often it recurses; its graph shows the way from it to the leaf.
+ * Children: the sample's own entry and every function on its chain get
+ * the sample's period once, however often it recurses; a caller's graph
+ * shows the way from it down to the leaf.
  */
-static int add_children(struct hists *h, const struct hist_sample *s)
+static int add_children(struct hists *h, const struct hist_sample *s,
+			struct hist_entry *self)
 {
 	int i, err;
 
 	h->sample_seq++;
+	self->children += s->period;
+	self->last_sample = h->sample_seq;
 	for (i = 0; i < s->chain_len; i++) {
 		struct hist_entry *e = hists__findnew(h, s->comm, s->pid,
 						      s->cpu, &s->chain[i]);
@@ -279,21 +284,16 @@ static int add_children(struct hists *h, const struct hist_sample *s)
 
 int hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
-	int err;
+	struct hist_entry *self;
 
 	h->total_period += s->period;
 	h->nr_samples++;
-	err = add_self(h, s);
-	if (err || !h->cfg.children)
-		return err;
-	if (!s->chain_len) {
-		struct hist_sample one = *s;
-
-		one.chain = &s->ip;
-		one.chain_len = 1;
-		return add_children(h, &one);
-	}
-	return add_children(h, s);
+	self = add_self(h, s);
+	if (!self)
+		return -ENOMEM;
+	if (!h->cfg.children)
+		return 0;
+	return add_children(h, s, self);
 }
 
 static u64 str_hash(const char *s)

@@ -159,10 +159,14 @@ int record_rings__drain(struct record_rings *rings,
 	return stats->records - before;
 }
 
+/*
+ * Wait for data; returns how many rings have some, 0 on time-out, or
+ * -ENOENT once every counter has hung up (its tasks are all gone).
+ */
 int record_rings__poll(struct record_rings *rings, int timeout_ms)
 {
 	struct pollfd pfd[rings->nr ? rings->nr : 1];
-	int i, n = 0;
+	int i, n = 0, ready = 0, hup = 0;
 
 	for (i = 0; i < rings->nr; i++) {
 		if (rings->fds[i] < 0)
@@ -171,7 +175,13 @@ int record_rings__poll(struct record_rings *rings, int timeout_ms)
 		pfd[n].events = POLLIN;
 		n++;
 	}
-	return poll(pfd, n, timeout_ms);
+	if (poll(pfd, n, timeout_ms) <= 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		ready += !!(pfd[i].revents & POLLIN);
+		hup += !!(pfd[i].revents & POLLHUP);
+	}
+	return ready ? ready : hup == n ? -ENOENT : 0;
 }
 
 /* Append the zeroed sample_id_all trailer synthesized records carry. */

@@ -11,6 +11,10 @@ const struct workload_desc test_workloads[] = {
 	  workload_cpuloop },
 	{ "threads", "[PAIRS [ROUNDS]]: threads waking each other",
 	  workload_threads },
+	{ "dump-data", "[--header] FILE: raw dump of a perf.data (test aid)",
+	  workload_dump_data },
+	{ "write-data", "FILE [SAMPLES]: write a synthetic perf.data (test aid)",
+	  workload_write_data },
 };
 
 const int nr_test_workloads = sizeof(test_workloads) /

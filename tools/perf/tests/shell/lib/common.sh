@@ -31,3 +31,42 @@ csv_value() {
 
 tmpdir=$(mktemp -d)
 trap 'rm -rf "$tmpdir"' EXIT
+
+# Linux perf (Debian linux-perf), the oracle of the differential tests.
+LINUX_PERF=${LINUX_PERF:-/usr/bin/perf}
+
+need_linux_perf() {
+	[ -x "$LINUX_PERF" ] || skip "Linux perf ($LINUX_PERF) missing: install the linux-perf package (scripts/install-deps)"
+	"$LINUX_PERF" --version 2>/dev/null | grep -q "perf version" ||
+		skip "Linux perf at $LINUX_PERF does not run"
+}
+
+# The histogram rows of a 'perf report --stdio' output, whitespace
+# normalized and sorted, so two reports can be compared.
+report_rows() {
+	grep -E '^ +[0-9]+\.[0-9]+%' "$1" | sed -e 's/  */ /g' -e 's/^ //' -e 's/ $//' | sort
+}
+
+# Compare our report with Linux perf's on FILE with the given options.
+same_report() {
+	file=$1
+	shift
+	"$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.txt" 2> "$tmpdir/ours.err" ||
+		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.err")"
+	"$LINUX_PERF" report -i "$file" --stdio "$@" > "$tmpdir/linux.txt" 2> "$tmpdir/linux.err" ||
+		fail "Linux perf report failed on $file ($*): $(cat "$tmpdir/linux.err")"
+	report_rows "$tmpdir/ours.txt" > "$tmpdir/ours.rows"
+	report_rows "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
+	[ -s "$tmpdir/linux.rows" ] || fail "Linux perf printed no rows for $file ($*)"
+	if ! cmp -s "$tmpdir/ours.rows" "$tmpdir/linux.rows"; then
+		echo "report differs on $file with: $*"
+		diff "$tmpdir/linux.rows" "$tmpdir/ours.rows" | head -30
+		fail "rows differ"
+	fi
+	# The sample count and event count lines must agree too.
+	for pat in '^# Samples' '^# Event count'; do
+		a=$(grep "$pat" "$tmpdir/ours.txt")
+		b=$(grep "$pat" "$tmpdir/linux.txt")
+		[ "$a" = "$b" ] || fail "'$a' vs Linux '$b' ($*)"
+	done
+}

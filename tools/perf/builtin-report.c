@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report: read perf.data and show where the samples fell.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "util/data.h"
+#include "util/dump.h"
+#include "util/parse-options.h"
+#include "util/report.h"
+#include "util/symbol.h"
+
+struct report_cmd {
+	struct report r;
+	const char *input;
+	const char *sort;
+	bool dump_raw;
+	bool header;
+	bool header_only;
+	bool children;
+	bool no_children;
+	bool inverted;
+	bool stdio;
+	const char *callchain;
+	const char *time;
+	const char *frames;
+	const char *percent_limit;
+	int verbose;
+};
+
+static const char * const report_usage[] = {
+	"perf report [<options>]",
+	NULL
+};
+
+static int report_cmd_options(struct report_cmd *cmd,
+			      const struct option *options)
+{
+	struct report *r = &cmd->r;
+
+	if (sort_keys__parse(cmd->sort, &r->cfg))
+		usage_with_options_msg(report_usage, options,
+				       "unknown sort key in '%s' (use comm, pid, dso, sym, cpu)",
+				       cmd->sort);
+	if (cmd->children && cmd->no_children)
+		usage_with_options_msg(report_usage, options,
+				       "--children and --no-children are exclusive");
+	r->children_set = cmd->children || cmd->no_children;
+	r->cfg.children = cmd->children;
+	r->cfg.graph_min_pct = 0.5;
+	if (cmd->callchain && report__parse_callchain(cmd->callchain, r))
+		usage_with_options_msg(report_usage, options,
+				       "bad call graph '%s' (e.g. graph,0.5,caller or none)",
+				       cmd->callchain);
+	if (cmd->inverted)
+		report__set_order(r, true);
+	if (cmd->time && report__parse_time(cmd->time, &r->filter))
+		usage_with_options_msg(report_usage, options,
+				       "bad --time '%s' (seconds: start,stop)",
+				       cmd->time);
+	if (cmd->percent_limit) {
+		char *end;
+
+		r->cfg.percent_limit = strtod(cmd->percent_limit, &end);
+		if (*end && strcmp(end, "%"))
+			usage_with_options_msg(report_usage, options,
+					       "bad --percent-limit '%s'",
+					       cmd->percent_limit);
+	}
+	if (!cmd->frames || !strcmp(cmd->frames, "all"))
+		r->frames = CALLCHAIN_FRAMES_ALL;
+	else if (!strcmp(cmd->frames, "user"))
+		r->frames = CALLCHAIN_FRAMES_USER;
+	else if (!strcmp(cmd->frames, "kernel"))
+		r->frames = CALLCHAIN_FRAMES_KERNEL;
+	else
+		usage_with_options_msg(report_usage, options,
+				       "--call-graph-frames takes all, user or kernel");
+	return 0;
+}
+
+/* Header, raw dump or report, on an open session. */
+static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
+{
+	int err;
+
+	if (cmd->header || cmd->header_only) {
+		perf_session__fprintf_header(s, stdout, true);
+		if (cmd->header_only)
+			return 0;
+	}
+	if (cmd->dump_raw)
+		err = perf_session__dump(s, stdout, false);
+	else
+		err = report__run(&cmd->r, s, stdout);
+	if (err == PERF_SESSION_DATA_ERROR) {
+		fprintf(stderr, "Warning: %s\nThe report shows the records before that point.\n",
+			perf_session__error(s));
+		return 0;
+	}
+	if (err < 0) {
+		fprintf(stderr, "perf report: %s: %s\n", s->name,
+			perf_session__error(s)[0] ? perf_session__error(s) :
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	struct report_cmd cmd = { .input = "perf.data",
+				  .sort = "comm,dso,sym" };
+	struct report_filter *f = &cmd.r.filter;
+	const struct option options[] = {
+		OPT_STRING('i', "input", &cmd.input, "file",
+			   "input file name ('-' for standard input)"),
+		OPT_BOOLEAN(0, "stdio", &cmd.stdio, "use the stdio interface"),
+		OPT_STRING('s', "sort", &cmd.sort, "key[,key2...]",
+			   "sort by keys: comm, pid, dso, sym, cpu"),
+		OPT_BOOLEAN('n', "show-nr-samples", &cmd.r.cfg.show_nr_samples,
+			    "show a column with the number of samples"),
+		OPT_BOOLEAN(0, "children", &cmd.children,
+			    "accumulate callers' overhead (default with call chains)"),
+		OPT_BOOLEAN(0, "no-children", &cmd.no_children,
+			    "show only self overhead"),
+		OPT_STRING('g', "call-graph", &cmd.callchain,
+			   "graph,min%,caller|callee",
+			   "call graph display, or 'none'"),
+		OPT_BOOLEAN('G', "inverted", &cmd.inverted,
+			    "caller-based call graph"),
+		OPT_STRING(0, "call-graph-frames", &cmd.frames,
+			   "all|user|kernel",
+			   "keep only user or kernel frames of call chains"),
+		OPT_INTEGER(0, "max-stack", &cmd.r.max_stack, "n",
+			    "use at most n frames of each call chain"),
+		OPT_STRING(0, "percent-limit", &cmd.percent_limit, "percent",
+			   "hide entries below this overhead"),
+		OPT_STRING(0, "time", &cmd.time, "start,stop",
+			   "only samples in this time window (seconds)"),
+		OPT_STRING(0, "pid", &f->pids, "pid[,pid...]",
+			   "only these process ids"),
+		OPT_STRING(0, "tid", &f->tids, "tid[,tid...]",
+			   "only these thread ids"),
+		OPT_STRING(0, "comm", &f->comms, "comm[,comm...]",
+			   "only these command names"),
+		OPT_STRING(0, "dso", &f->dsos, "dso[,dso...]",
+			   "only these shared objects"),
+		OPT_BOOLEAN(0, "header", &cmd.header,
+			    "show the file header, then the report"),
+		OPT_BOOLEAN(0, "header-only", &cmd.header_only,
+			    "show only the file header"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
+			    "dump every record with its offset and fields"),
+		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
+			   "kernel symbols from this file"),
+		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
+			   "look for binaries and debug files under this directory"),
+		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
+		OPT_END()
+	};
+	struct perf_session s;
+	int err;
+
+	argc = parse_options(argc - 1, argv + 1, options, report_usage, 0);
+	if (argc)
+		usage_with_options_msg(report_usage, options,
+				       "unexpected argument '%s'", argv[1]);
+	report_cmd_options(&cmd, options);
+	err = perf_session__open(&s, cmd.input);
+	if (err == PERF_SESSION_EMPTY) {
+		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
+			cmd.input);
+		return 0;
+	}
+	if (err) {
+		fprintf(stderr, "perf report: %s\n", perf_session__error(&s));
+		return 1;
+	}
+	if (perf_session__warning(&s)[0])
+		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	err = report_cmd_session(&cmd, &s);
+	report__exit(&cmd.r);
+	perf_session__close(&s);
+	return err;
+}

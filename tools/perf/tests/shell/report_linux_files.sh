@@ -1,0 +1,33 @@
+#!/bin/sh
+# perf report on files Linux perf recorded equals Linux perf report
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_linux_perf
+
+wl="$PERF test -w cpuloop 0.3"
+$LINUX_PERF record -q -e cpu-clock -F 2000 -o "$tmpdir/plain.data" -- $wl 2>/dev/null ||
+	fail "Linux perf record failed"
+$LINUX_PERF record -q -e cpu-clock -F 2000 -g -o "$tmpdir/g.data" -- $wl 2>/dev/null ||
+	fail "Linux perf record -g failed"
+$LINUX_PERF record -q -e cpu-clock -F 1000 -a -g -o "$tmpdir/a.data" -- $wl 2>/dev/null ||
+	fail "Linux perf record -a failed"
+$LINUX_PERF record -q -e cpu-clock -F 2000 -o - -- $wl > "$tmpdir/pipe.data" 2>/dev/null ||
+	fail "Linux perf record -o - failed"
+
+same_report "$tmpdir/plain.data" --sort comm,dso,sym
+same_report "$tmpdir/plain.data" --sort dso,sym -n
+same_report "$tmpdir/plain.data" --sort pid,sym
+same_report "$tmpdir/g.data" --no-children -g none
+same_report "$tmpdir/g.data" --children -g none
+same_report "$tmpdir/g.data" --no-children --sort comm,dso,sym
+same_report "$tmpdir/a.data" --sort comm,dso,sym -g none
+same_report "$tmpdir/a.data" --sort cpu,comm -g none
+same_report "$tmpdir/a.data" --children --sort comm,dso,sym -g none
+# Pipe mode: both read it from stdin.
+"$PERF" report -i - --stdio < "$tmpdir/pipe.data" > "$tmpdir/ours.txt" 2>&1 ||
+	fail "our report on a pipe failed"
+"$LINUX_PERF" report -i - --stdio < "$tmpdir/pipe.data" > "$tmpdir/linux.txt" 2>/dev/null
+report_rows "$tmpdir/ours.txt" > "$tmpdir/o"
+report_rows "$tmpdir/linux.txt" > "$tmpdir/l"
+cmp -s "$tmpdir/o" "$tmpdir/l" || { diff "$tmpdir/l" "$tmpdir/o" | head; fail "pipe report differs"; }
+echo ok

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_DEMANGLE_H
+#define __PERF_UTIL_DEMANGLE_H
+
+#include <stddef.h>
+
+/*
+ * The readable name of a C++ (Itanium ABI) symbol without its parameter
+ * list, as reports show it ("ns::klass::method").  Returns a malloc'ed
+ * string, or NULL when @name is not a mangled name.
+ */
+char *demangle_cxx(const char *name);
+
+/* Cut "(params) const" off a demangled name, in place. */
+void demangle_strip_params(char *name);
+
+#endif /* __PERF_UTIL_DEMANGLE_H */

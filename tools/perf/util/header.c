@@ -1,0 +1,1871 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data feature sections: their payload formats, the system facts
+ * the writer collects, and the header lines perf report prints.
+ *
+ * Every payload is parsed with bounds checks: a feature section comes
+ * from a file that may be damaged, and a bad one must cost that one
+ * feature, never the session.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <perf/cpumap.h>
+#include "event.h"
+#include "header.h"
+
+#define NAME_ALIGNED(len) (((len) + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1))
+
+static const char * const feat_names[HEADER_LAST_FEATURE] = {
+	[HEADER_TRACING_DATA]	= "TRACING_DATA",
+	[HEADER_BUILD_ID]	= "BUILD_ID",
+	[HEADER_HOSTNAME]	= "HOSTNAME",
+	[HEADER_OSRELEASE]	= "OSRELEASE",
+	[HEADER_VERSION]	= "VERSION",
+	[HEADER_ARCH]		= "ARCH",
+	[HEADER_NRCPUS]		= "NRCPUS",
+	[HEADER_CPUDESC]	= "CPUDESC",
+	[HEADER_CPUID]		= "CPUID",
+	[HEADER_TOTAL_MEM]	= "TOTAL_MEM",
+	[HEADER_CMDLINE]	= "CMDLINE",
+	[HEADER_EVENT_DESC]	= "EVENT_DESC",
+	[HEADER_CPU_TOPOLOGY]	= "CPU_TOPOLOGY",
+	[HEADER_NUMA_TOPOLOGY]	= "NUMA_TOPOLOGY",
+	[HEADER_BRANCH_STACK]	= "BRANCH_STACK",
+	[HEADER_PMU_MAPPINGS]	= "PMU_MAPPINGS",
+	[HEADER_GROUP_DESC]	= "GROUP_DESC",
+	[HEADER_AUXTRACE]	= "AUXTRACE",
+	[HEADER_STAT]		= "STAT",
+	[HEADER_CACHE]		= "CACHE",
+	[HEADER_SAMPLE_TIME]	= "SAMPLE_TIME",
+	[HEADER_MEM_TOPOLOGY]	= "MEM_TOPOLOGY",
+	[HEADER_CLOCKID]	= "CLOCKID",
+	[HEADER_DIR_FORMAT]	= "DIR_FORMAT",
+	[HEADER_BPF_PROG_INFO]	= "BPF_PROG_INFO",
+	[HEADER_BPF_BTF]	= "BPF_BTF",
+	[HEADER_COMPRESSED]	= "COMPRESSED",
+	[HEADER_CPU_PMU_CAPS]	= "CPU_PMU_CAPS",
+	[HEADER_CLOCK_DATA]	= "CLOCK_DATA",
+	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[HEADER_PMU_CAPS]	= "PMU_CAPS",
+};
+
+const char *perf_header__feat_name(int feat)
+{
+	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
+		return NULL;
+	return feat_names[feat];
+}
+
+void perf_header_info__init(struct perf_header_info *info)
+{
+	memset(info, 0, sizeof(*info));
+}
+
+static void free_strv(char **v, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; v && i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void free_events(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_events; i++) {
+		free(info->events[i].name);
+		free(info->events[i].ids);
+	}
+	free(info->events);
+	info->events = NULL;
+	info->nr_events = 0;
+}
+
+static void free_topology(struct perf_header_info *info)
+{
+	free_strv(info->sibling_cores, info->nr_sibling_cores);
+	free_strv(info->sibling_dies, info->nr_sibling_dies);
+	free_strv(info->sibling_threads, info->nr_sibling_threads);
+	free(info->cpu_topo);
+	info->sibling_cores = NULL;
+	info->sibling_dies = NULL;
+	info->sibling_threads = NULL;
+	info->cpu_topo = NULL;
+	info->nr_sibling_cores = 0;
+	info->nr_sibling_dies = 0;
+	info->nr_sibling_threads = 0;
+	info->nr_cpu_topo = 0;
+}
+
+static void free_build_ids(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_build_ids; i++)
+		free(info->build_ids[i].filename);
+	free(info->build_ids);
+	info->build_ids = NULL;
+	info->nr_build_ids = 0;
+	info->build_ids_alloc = 0;
+}
+
+static void free_groups(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_groups; i++)
+		free(info->groups[i].name);
+	free(info->groups);
+	info->groups = NULL;
+	info->nr_groups = 0;
+}
+
+static void free_pmu_mappings(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_pmu_mappings; i++)
+		free(info->pmu_mappings[i].name);
+	free(info->pmu_mappings);
+	info->pmu_mappings = NULL;
+	info->nr_pmu_mappings = 0;
+}
+
+static void free_numa(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_numa_nodes; i++)
+		free(info->numa_nodes[i].cpus);
+	free(info->numa_nodes);
+	info->numa_nodes = NULL;
+	info->nr_numa_nodes = 0;
+}
+
+static void free_caches(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_caches; i++) {
+		free(info->caches[i].type);
+		free(info->caches[i].size);
+		free(info->caches[i].map);
+	}
+	free(info->caches);
+	info->caches = NULL;
+	info->nr_caches = 0;
+}
+
+static void free_memory(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_memory_nodes; i++)
+		free(info->memory_nodes[i].bits);
+	free(info->memory_nodes);
+	info->memory_nodes = NULL;
+	info->nr_memory_nodes = 0;
+}
+
+/* Drop what feature feat put into info, so a bad payload leaves no half. */
+static void feat_forget(struct perf_header_info *info, int feat)
+{
+	char **str = NULL;
+
+	switch (feat) {
+	case HEADER_HOSTNAME:
+		str = &info->hostname;
+		break;
+	case HEADER_OSRELEASE:
+		str = &info->osrelease;
+		break;
+	case HEADER_VERSION:
+		str = &info->version;
+		break;
+	case HEADER_ARCH:
+		str = &info->arch;
+		break;
+	case HEADER_CPUDESC:
+		str = &info->cpudesc;
+		break;
+	case HEADER_CPUID:
+		str = &info->cpuid;
+		break;
+	case HEADER_CMDLINE:
+		free_strv(info->cmdline, info->nr_cmdline);
+		info->cmdline = NULL;
+		info->nr_cmdline = 0;
+		break;
+	case HEADER_EVENT_DESC:
+		free_events(info);
+		break;
+	case HEADER_CPU_TOPOLOGY:
+		free_topology(info);
+		break;
+	case HEADER_BUILD_ID:
+		free_build_ids(info);
+		break;
+	case HEADER_GROUP_DESC:
+		free_groups(info);
+		break;
+	case HEADER_PMU_MAPPINGS:
+		free_pmu_mappings(info);
+		break;
+	case HEADER_NUMA_TOPOLOGY:
+		free_numa(info);
+		break;
+	case HEADER_CACHE:
+		free_caches(info);
+		break;
+	case HEADER_MEM_TOPOLOGY:
+		free_memory(info);
+		break;
+	default:
+		break;
+	}
+	if (str) {
+		free(*str);
+		*str = NULL;
+	}
+	perf_feat_clear(info->features, feat);
+}
+
+void perf_header_info__exit(struct perf_header_info *info)
+{
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		feat_forget(info, feat);
+	/* Filled without their feature bit, e.g. build ids from records. */
+	free_build_ids(info);
+	free_events(info);
+	memset(info, 0, sizeof(*info));
+}
+
+/* ---- growable buffer ---- */
+
+static bool fbuf_reserve(struct perf_fbuf *b, size_t len)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	u8 *p;
+
+	if (b->err)
+		return false;
+	if (b->len + len <= b->cap)
+		return true;
+	while (cap < b->len + len)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p) {
+		b->err = -ENOMEM;
+		return false;
+	}
+	b->data = p;
+	b->cap = cap;
+	return true;
+}
+
+void perf_fbuf__put(struct perf_fbuf *b, const void *p, size_t len)
+{
+	if (!len || !fbuf_reserve(b, len))
+		return;
+	memcpy(b->data + b->len, p, len);
+	b->len += len;
+}
+
+void perf_fbuf__zero(struct perf_fbuf *b, size_t len)
+{
+	if (!len || !fbuf_reserve(b, len))
+		return;
+	memset(b->data + b->len, 0, len);
+	b->len += len;
+}
+
+void perf_fbuf__put_u32(struct perf_fbuf *b, u32 v)
+{
+	perf_fbuf__put(b, &v, sizeof(v));
+}
+
+void perf_fbuf__put_u64(struct perf_fbuf *b, u64 v)
+{
+	perf_fbuf__put(b, &v, sizeof(v));
+}
+
+/* u32 length (padded, with the NUL), then the string, NUL padded. */
+void perf_fbuf__put_string(struct perf_fbuf *b, const char *s)
+{
+	size_t olen = strlen(s) + 1;
+	size_t len = NAME_ALIGNED(olen);
+
+	perf_fbuf__put_u32(b, len);
+	perf_fbuf__put(b, s, olen);
+	perf_fbuf__zero(b, len - olen);
+}
+
+void perf_fbuf__free(struct perf_fbuf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- writing features ---- */
+
+void perf_header__write_build_id_record(struct perf_fbuf *b,
+					const struct perf_build_id_entry *e)
+{
+	struct perf_record_header_build_id rec;
+	size_t olen = strlen(e->filename) + 1;
+	size_t len = NAME_ALIGNED(olen);
+
+	memset(&rec, 0, sizeof(rec));
+	rec.header.type = PERF_RECORD_HEADER_BUILD_ID;
+	rec.header.misc = e->cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	rec.header.size = sizeof(rec) + len;
+	rec.pid = e->pid;
+	memcpy(rec.build_id, e->build_id, e->size);
+	rec.build_id[20] = e->size;
+	perf_fbuf__put(b, &rec, sizeof(rec));
+	perf_fbuf__put(b, e->filename, olen);
+	perf_fbuf__zero(b, len - olen);
+}
+
+static void write_strv(struct perf_fbuf *b, char **v, u32 nr)
+{
+	u32 i;
+
+	perf_fbuf__put_u32(b, nr);
+	for (i = 0; i < nr; i++)
+		perf_fbuf__put_string(b, v[i]);
+}
+
+static void write_event_desc(struct perf_fbuf *b,
+			     const struct perf_header_info *info)
+{
+	u32 i;
+
+	perf_fbuf__put_u32(b, info->nr_events);
+	perf_fbuf__put_u32(b, sizeof(struct perf_counter_attr));
+	for (i = 0; i < info->nr_events; i++) {
+		const struct perf_event_desc *d = &info->events[i];
+
+		perf_fbuf__put(b, &d->attr, sizeof(d->attr));
+		perf_fbuf__put_u32(b, d->nr_ids);
+		perf_fbuf__put_string(b, d->name ? d->name : "");
+		perf_fbuf__put(b, d->ids, d->nr_ids * sizeof(u64));
+	}
+}
+
+/*
+ * Package lists, core lists, then per CPU core and socket ids; readers
+ * expect exactly nr_cpus_avail of those, and die data after them.
+ */
+static void write_cpu_topology(struct perf_fbuf *b,
+			       const struct perf_header_info *info)
+{
+	bool per_cpu = info->cpu_topo &&
+		       info->nr_cpu_topo == info->nr_cpus_avail;
+	u32 i;
+
+	write_strv(b, info->sibling_cores, info->nr_sibling_cores);
+	write_strv(b, info->sibling_threads, info->nr_sibling_threads);
+	if (!per_cpu)
+		return;
+	for (i = 0; i < info->nr_cpu_topo; i++) {
+		perf_fbuf__put_u32(b, info->cpu_topo[i].core_id);
+		perf_fbuf__put_u32(b, info->cpu_topo[i].socket_id);
+	}
+	if (!info->nr_sibling_dies)
+		return;
+	write_strv(b, info->sibling_dies, info->nr_sibling_dies);
+	for (i = 0; i < info->nr_cpu_topo; i++)
+		perf_fbuf__put_u32(b, info->cpu_topo[i].die_id);
+}
+
+static void write_groups(struct perf_fbuf *b,
+			 const struct perf_header_info *info)
+{
+	u32 i;
+
+	perf_fbuf__put_u32(b, info->nr_groups);
+	for (i = 0; i < info->nr_groups; i++) {
+		const struct perf_group_desc *g = &info->groups[i];
+
+		perf_fbuf__put_string(b, g->name ? g->name : "{anon_group}");
+		perf_fbuf__put_u32(b, g->leader_idx);
+		perf_fbuf__put_u32(b, g->nr_members);
+	}
+}
+
+static void write_pmu_mappings(struct perf_fbuf *b,
+			       const struct perf_header_info *info)
+{
+	u32 i;
+
+	perf_fbuf__put_u32(b, info->nr_pmu_mappings);
+	for (i = 0; i < info->nr_pmu_mappings; i++) {
+		perf_fbuf__put_u32(b, info->pmu_mappings[i].type);
+		perf_fbuf__put_string(b, info->pmu_mappings[i].name);
+	}
+}
+
+static int write_string_feat(struct perf_fbuf *b, const char *s)
+{
+	if (!s)
+		return -ENOENT;
+	perf_fbuf__put_string(b, s);
+	return 0;
+}
+
+static int write_list_feat(struct perf_fbuf *b, int feat,
+			   const struct perf_header_info *info)
+{
+	u32 i;
+
+	switch (feat) {
+	case HEADER_CMDLINE:
+		if (!info->nr_cmdline)
+			return -ENOENT;
+		write_strv(b, info->cmdline, info->nr_cmdline);
+		return 0;
+	case HEADER_EVENT_DESC:
+		if (!info->nr_events)
+			return -ENOENT;
+		write_event_desc(b, info);
+		return 0;
+	case HEADER_CPU_TOPOLOGY:
+		if (!info->nr_sibling_cores && !info->nr_sibling_threads)
+			return -ENOENT;
+		write_cpu_topology(b, info);
+		return 0;
+	case HEADER_GROUP_DESC:
+		if (!info->nr_groups)
+			return -ENOENT;
+		write_groups(b, info);
+		return 0;
+	case HEADER_PMU_MAPPINGS:
+		if (!info->nr_pmu_mappings)
+			return -ENOENT;
+		write_pmu_mappings(b, info);
+		return 0;
+	case HEADER_BUILD_ID:
+		for (i = 0; i < info->nr_build_ids; i++)
+			perf_header__write_build_id_record(b,
+							   &info->build_ids[i]);
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+static int write_feat(struct perf_fbuf *b, int feat,
+		      const struct perf_header_info *info)
+{
+	switch (feat) {
+	case HEADER_HOSTNAME:
+		return write_string_feat(b, info->hostname);
+	case HEADER_OSRELEASE:
+		return write_string_feat(b, info->osrelease);
+	case HEADER_VERSION:
+		return write_string_feat(b, info->version);
+	case HEADER_ARCH:
+		return write_string_feat(b, info->arch);
+	case HEADER_CPUDESC:
+		return write_string_feat(b, info->cpudesc);
+	case HEADER_CPUID:
+		return write_string_feat(b, info->cpuid);
+	case HEADER_NRCPUS:
+		perf_fbuf__put_u32(b, info->nr_cpus_avail);
+		perf_fbuf__put_u32(b, info->nr_cpus_online);
+		return 0;
+	case HEADER_TOTAL_MEM:
+		perf_fbuf__put_u64(b, info->total_mem);
+		return 0;
+	case HEADER_SAMPLE_TIME:
+		perf_fbuf__put_u64(b, info->first_sample_time);
+		perf_fbuf__put_u64(b, info->last_sample_time);
+		return 0;
+	case HEADER_CLOCKID:
+		perf_fbuf__put_u64(b, info->clockid_res_ns);
+		return 0;
+	case HEADER_CLOCK_DATA:
+		perf_fbuf__put_u32(b, 1);	/* version */
+		perf_fbuf__put_u32(b, info->clockid);
+		perf_fbuf__put_u64(b, info->clock_tod_ns);
+		perf_fbuf__put_u64(b, info->clock_clockid_ns);
+		return 0;
+	default:
+		return write_list_feat(b, feat, info);
+	}
+}
+
+int perf_header__write_feature(struct perf_fbuf *b, int feat,
+			       const struct perf_header_info *info)
+{
+	int err = write_feat(b, feat, info);
+
+	return err ? err : b->err;
+}
+
+/* ---- reading features ---- */
+
+struct fcur {
+	const u8 *p;
+	const u8 *end;
+	bool bad;
+};
+
+static bool fcur_take(struct fcur *c, void *out, size_t len)
+{
+	if (c->bad || (size_t)(c->end - c->p) < len) {
+		c->bad = true;
+		return false;
+	}
+	memcpy(out, c->p, len);
+	c->p += len;
+	return true;
+}
+
+static u32 fcur_u32(struct fcur *c)
+{
+	u32 v = 0;
+
+	fcur_take(c, &v, sizeof(v));
+	return v;
+}
+
+static u64 fcur_u64(struct fcur *c)
+{
+	u64 v = 0;
+
+	fcur_take(c, &v, sizeof(v));
+	return v;
+}
+
+static size_t fcur_left(const struct fcur *c)
+{
+	return c->bad ? 0 : c->end - c->p;
+}
+
+/* A u32 length, then that many bytes holding a NUL-padded string. */
+static char *fcur_string(struct fcur *c)
+{
+	u32 len = fcur_u32(c);
+	char *s;
+
+	if (c->bad || len > fcur_left(c)) {
+		c->bad = true;
+		return NULL;
+	}
+	s = strndup((const char *)c->p, len);
+	if (!s)
+		c->bad = true;
+	c->p += len;
+	return s;
+}
+
+/* A count of items at least min_size bytes each, checked against what is left. */
+static u32 fcur_count(struct fcur *c, size_t min_size)
+{
+	u32 nr = fcur_u32(c);
+
+	if (!c->bad && (u64)nr * min_size > fcur_left(c))
+		c->bad = true;
+	return c->bad ? 0 : nr;
+}
+
+static char **fcur_strv(struct fcur *c, u32 *nr_out)
+{
+	u32 nr = fcur_count(c, sizeof(u32)), i;
+	char **v;
+
+	*nr_out = 0;
+	if (c->bad)
+		return NULL;
+	v = calloc(nr + 1, sizeof(*v));
+	if (!v) {
+		c->bad = true;
+		return NULL;
+	}
+	for (i = 0; i < nr && !c->bad; i++)
+		v[i] = fcur_string(c);
+	*nr_out = c->bad ? i : nr;
+	return v;
+}
+
+int perf_header__read_build_id_record(struct perf_header_info *info,
+				      const void *buf, size_t size)
+{
+	const struct perf_record_header_build_id *rec = buf;
+	struct perf_build_id_entry e;
+	size_t name_len;
+	char *name;
+	int err;
+
+	if (size < sizeof(*rec) || rec->header.size < sizeof(*rec) ||
+	    rec->header.size > size)
+		return -EINVAL;
+	name_len = rec->header.size - sizeof(*rec);
+	name = strndup(rec->filename, name_len);
+	if (!name)
+		return -ENOMEM;
+	memset(&e, 0, sizeof(e));
+	e.pid = rec->pid;
+	e.cpumode = rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	e.size = 20;
+	if ((rec->header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) &&
+	    rec->build_id[20] <= 20)
+		e.size = rec->build_id[20];
+	memcpy(e.build_id, rec->build_id, e.size);
+	err = perf_header_info__add_build_id(info, name, e.pid, e.cpumode,
+					     e.build_id, e.size);
+	free(name);
+	return err;
+}
+
+static int read_build_ids(struct perf_header_info *info, struct fcur *c)
+{
+	while (fcur_left(c) > 0) {
+		struct perf_counter_header h;
+		int err;
+
+		if (!fcur_take(c, &h, sizeof(h)))
+			return -EINVAL;
+		c->p -= sizeof(h);
+		if (h.size < sizeof(h) || h.size > fcur_left(c))
+			return -EINVAL;
+		err = perf_header__read_build_id_record(info, c->p, h.size);
+		if (err)
+			return err;
+		c->p += h.size;
+	}
+	return 0;
+}
+
+static bool read_one_event(struct fcur *c, u32 attr_size,
+			   struct perf_event_desc *d)
+{
+	size_t copy = attr_size < sizeof(d->attr) ? attr_size : sizeof(d->attr);
+	u32 i;
+
+	if (fcur_left(c) < attr_size) {
+		c->bad = true;
+		return false;
+	}
+	memcpy(&d->attr, c->p, copy);
+	c->p += attr_size;
+	d->nr_ids = fcur_u32(c);
+	d->name = fcur_string(c);
+	if (c->bad || (u64)d->nr_ids * sizeof(u64) > fcur_left(c)) {
+		c->bad = true;
+		d->nr_ids = 0;
+		return false;
+	}
+	d->ids = calloc(d->nr_ids + 1, sizeof(u64));
+	if (!d->ids) {
+		c->bad = true;
+		d->nr_ids = 0;
+		return false;
+	}
+	for (i = 0; i < d->nr_ids; i++)
+		d->ids[i] = fcur_u64(c);
+	return true;
+}
+
+static int read_event_desc(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_u32(c), attr_size = fcur_u32(c), i;
+
+	if (c->bad || attr_size < PERF_ATTR_SIZE_VER0 ||
+	    (u64)nr * attr_size > fcur_left(c))
+		return -EINVAL;
+	free_events(info);
+	info->events = calloc(nr + 1, sizeof(*info->events));
+	if (!info->events)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		info->nr_events = i + 1;
+		if (!read_one_event(c, attr_size, &info->events[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static bool read_cpu_ids(struct perf_header_info *info, struct fcur *c)
+{
+	u32 i, nr = info->nr_cpus_avail;
+
+	if ((u64)nr * 2 * sizeof(u32) > fcur_left(c))
+		return false;
+	info->cpu_topo = calloc(nr + 1, sizeof(*info->cpu_topo));
+	if (!info->cpu_topo)
+		return false;
+	info->nr_cpu_topo = nr;
+	for (i = 0; i < nr; i++) {
+		info->cpu_topo[i].core_id = fcur_u32(c);
+		info->cpu_topo[i].socket_id = fcur_u32(c);
+		info->cpu_topo[i].die_id = (u32)-1;
+	}
+	return !c->bad;
+}
+
+/* Older writers stop after the lists, or after the per-CPU ids. */
+static int read_cpu_topology(struct perf_header_info *info, struct fcur *c)
+{
+	u32 i;
+
+	free_topology(info);
+	info->sibling_cores = fcur_strv(c, &info->nr_sibling_cores);
+	info->sibling_threads = fcur_strv(c, &info->nr_sibling_threads);
+	if (c->bad)
+		return -EINVAL;
+	if (!fcur_left(c) || !info->nr_cpus_avail)
+		return 0;
+	if (!read_cpu_ids(info, c))
+		return -EINVAL;
+	if (!fcur_left(c))
+		return 0;
+	info->sibling_dies = fcur_strv(c, &info->nr_sibling_dies);
+	if (c->bad || (u64)info->nr_cpu_topo * sizeof(u32) > fcur_left(c))
+		return -EINVAL;
+	for (i = 0; i < info->nr_cpu_topo; i++)
+		info->cpu_topo[i].die_id = fcur_u32(c);
+	return 0;
+}
+
+static int read_groups(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_count(c, 3 * sizeof(u32)), i;
+
+	if (c->bad)
+		return -EINVAL;
+	free_groups(info);
+	info->groups = calloc(nr + 1, sizeof(*info->groups));
+	if (!info->groups)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		info->nr_groups = i + 1;
+		info->groups[i].name = fcur_string(c);
+		info->groups[i].leader_idx = fcur_u32(c);
+		info->groups[i].nr_members = fcur_u32(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static int read_pmu_mappings(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_count(c, 2 * sizeof(u32)), i;
+
+	if (c->bad)
+		return -EINVAL;
+	free_pmu_mappings(info);
+	info->pmu_mappings = calloc(nr + 1, sizeof(*info->pmu_mappings));
+	if (!info->pmu_mappings)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		info->nr_pmu_mappings = i + 1;
+		info->pmu_mappings[i].type = fcur_u32(c);
+		info->pmu_mappings[i].name = fcur_string(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static int read_numa(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_count(c, 24), i;
+
+	if (c->bad)
+		return -EINVAL;
+	free_numa(info);
+	info->numa_nodes = calloc(nr + 1, sizeof(*info->numa_nodes));
+	if (!info->numa_nodes)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		struct perf_numa_node *n = &info->numa_nodes[i];
+
+		info->nr_numa_nodes = i + 1;
+		n->node = fcur_u32(c);
+		n->mem_total = fcur_u64(c);
+		n->mem_free = fcur_u64(c);
+		n->cpus = fcur_string(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static int read_caches(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr, i;
+
+	if (fcur_u32(c) != 1)		/* only version 1 is defined */
+		return -EINVAL;
+	nr = fcur_count(c, 28);
+	if (c->bad)
+		return -EINVAL;
+	free_caches(info);
+	info->caches = calloc(nr + 1, sizeof(*info->caches));
+	if (!info->caches)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		struct perf_cache_level *l = &info->caches[i];
+
+		info->nr_caches = i + 1;
+		l->level = fcur_u32(c);
+		l->line_size = fcur_u32(c);
+		l->sets = fcur_u32(c);
+		l->ways = fcur_u32(c);
+		l->type = fcur_string(c);
+		l->size = fcur_string(c);
+		l->map = fcur_string(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static bool read_memory_node(struct fcur *c, struct perf_memory_node *n)
+{
+	u64 words, i;
+
+	n->node = fcur_u64(c);
+	fcur_u64(c);			/* its size, implied by the bits */
+	n->nr_bits = fcur_u64(c);
+	words = (n->nr_bits + 63) / 64;
+	if (c->bad || words > fcur_left(c) / sizeof(u64))
+		return false;
+	n->bits = calloc(words + 1, sizeof(u64));
+	if (!n->bits)
+		return false;
+	for (i = 0; i < words; i++)
+		n->bits[i] = fcur_u64(c);
+	return !c->bad;
+}
+
+static int read_memory(struct perf_header_info *info, struct fcur *c)
+{
+	u64 nr, i;
+
+	if (fcur_u64(c) != 1)		/* only version 1 is defined */
+		return -EINVAL;
+	info->memory_bsize = fcur_u64(c);
+	nr = fcur_u64(c);
+	if (c->bad || nr > fcur_left(c) / 24)
+		return -EINVAL;
+	free_memory(info);
+	info->memory_nodes = calloc(nr + 1, sizeof(*info->memory_nodes));
+	if (!info->memory_nodes)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		info->nr_memory_nodes = i + 1;
+		if (!read_memory_node(c, &info->memory_nodes[i]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static int read_string_feat(char **dst, struct fcur *c)
+{
+	free(*dst);
+	*dst = fcur_string(c);
+	return *dst ? 0 : -EINVAL;
+}
+
+static int read_list_feat(struct perf_header_info *info, int feat,
+			  struct fcur *c)
+{
+	switch (feat) {
+	case HEADER_CMDLINE:
+		free_strv(info->cmdline, info->nr_cmdline);
+		info->cmdline = fcur_strv(c, &info->nr_cmdline);
+		return c->bad ? -EINVAL : 0;
+	case HEADER_EVENT_DESC:
+		return read_event_desc(info, c);
+	case HEADER_CPU_TOPOLOGY:
+		return read_cpu_topology(info, c);
+	case HEADER_GROUP_DESC:
+		return read_groups(info, c);
+	case HEADER_PMU_MAPPINGS:
+		return read_pmu_mappings(info, c);
+	case HEADER_BUILD_ID:
+		return read_build_ids(info, c);
+	case HEADER_NUMA_TOPOLOGY:
+		return read_numa(info, c);
+	case HEADER_CACHE:
+		return read_caches(info, c);
+	case HEADER_MEM_TOPOLOGY:
+		return read_memory(info, c);
+	default:
+		return 0;	/* known to exist, not decoded */
+	}
+}
+
+static int read_feat(struct perf_header_info *info, int feat, struct fcur *c)
+{
+	switch (feat) {
+	case HEADER_HOSTNAME:
+		return read_string_feat(&info->hostname, c);
+	case HEADER_OSRELEASE:
+		return read_string_feat(&info->osrelease, c);
+	case HEADER_VERSION:
+		return read_string_feat(&info->version, c);
+	case HEADER_ARCH:
+		return read_string_feat(&info->arch, c);
+	case HEADER_CPUDESC:
+		return read_string_feat(&info->cpudesc, c);
+	case HEADER_CPUID:
+		return read_string_feat(&info->cpuid, c);
+	case HEADER_NRCPUS:
+		info->nr_cpus_avail = fcur_u32(c);
+		info->nr_cpus_online = fcur_u32(c);
+		break;
+	case HEADER_TOTAL_MEM:
+		info->total_mem = fcur_u64(c);
+		break;
+	case HEADER_SAMPLE_TIME:
+		info->first_sample_time = fcur_u64(c);
+		info->last_sample_time = fcur_u64(c);
+		break;
+	case HEADER_CLOCKID:
+		info->clockid_res_ns = fcur_u64(c);
+		break;
+	case HEADER_CLOCK_DATA:
+		if (fcur_u32(c) != 1)	/* only version 1 is defined */
+			return -EINVAL;
+		info->clockid = fcur_u32(c);
+		info->clock_tod_ns = fcur_u64(c);
+		info->clock_clockid_ns = fcur_u64(c);
+		break;
+	default:
+		return read_list_feat(info, feat, c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+int perf_header__read_feature(struct perf_header_info *info, int feat,
+			      const void *buf, size_t size)
+{
+	struct fcur c = { .p = buf, .end = (const u8 *)buf + size };
+	int err;
+
+	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_FEAT_BITS)
+		return -EINVAL;
+	if (feat >= HEADER_LAST_FEATURE) {
+		perf_feat_set(info->features, feat);
+		return 0;
+	}
+	err = read_feat(info, feat, &c);
+	if (err) {
+		feat_forget(info, feat);
+		return err;
+	}
+	perf_feat_set(info->features, feat);
+	return 0;
+}
+
+/* ---- filling from the running system ---- */
+
+static char *read_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	if (getline(&line, &cap, f) <= 0) {
+		free(line);
+		line = NULL;
+	} else {
+		line[strcspn(line, "\n")] = '\0';
+	}
+	fclose(f);
+	return line;
+}
+
+/* The value of "key<blanks>: value" in /proc/cpuinfo, first CPU. */
+static char *cpuinfo_value(const char *key)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	size_t klen = strlen(key), cap = 0;
+	char *line = NULL, *val = NULL;
+
+	if (!f)
+		return NULL;
+	while (!val && getline(&line, &cap, f) > 0) {
+		char *p = line + klen;
+
+		if (strncmp(line, key, klen))
+			continue;
+		p += strspn(p, " \t");
+		if (*p != ':')
+			continue;
+		p++;
+		p += strspn(p, " \t");
+		p[strcspn(p, "\n")] = '\0';
+		val = strdup(p);
+	}
+	free(line);
+	fclose(f);
+	return val;
+}
+
+/* Brand strings come padded with runs of blanks; keep one space each. */
+static void squash_spaces(char *s)
+{
+	char *out = s;
+	bool space = false;
+
+	for (; *s; s++) {
+		if (isspace((unsigned char)*s)) {
+			space = true;
+			continue;
+		}
+		if (space)
+			*out++ = ' ';
+		space = false;
+		*out++ = *s;
+	}
+	if (space)
+		*out++ = ' ';
+	*out = '\0';
+}
+
+static char *collect_cpudesc(void)
+{
+	static const char * const keys[] = {
+		"model name", "Processor", "cpu model", "cpu", "vendor_id",
+	};
+	char *val = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys) && !val; i++)
+		val = cpuinfo_value(keys[i]);
+	if (val)
+		squash_spaces(val);
+	return val;
+}
+
+/* x86 style "vendor,family,model,stepping"; other arches go without. */
+static char *collect_cpuid(void)
+{
+	char *vendor = cpuinfo_value("vendor_id");
+	char *family = cpuinfo_value("cpu family");
+	char *model = cpuinfo_value("model");
+	char *stepping = cpuinfo_value("stepping");
+	char *cpuid = NULL;
+
+	if (vendor && family && model && stepping &&
+	    asprintf(&cpuid, "%s,%s,%s,%s", vendor, family, model,
+		     stepping) < 0)
+		cpuid = NULL;
+	free(vendor);
+	free(family);
+	free(model);
+	free(stepping);
+	return cpuid;
+}
+
+static u64 collect_total_mem(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kb = 0;
+	char line[256];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static char *topo_file(int cpu, const char *name, const char *fallback)
+{
+	char path[128];
+	char *val;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	val = read_line(path);
+	if (!val && fallback) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu,
+			 fallback);
+		val = read_line(path);
+	}
+	return val;
+}
+
+static u32 topo_id(int cpu, const char *name)
+{
+	char *val = topo_file(cpu, name, NULL);
+	u32 id = val ? (u32)strtol(val, NULL, 10) : (u32)-1;
+
+	free(val);
+	return id;
+}
+
+/* Add s to the list unless there; takes ownership of s. */
+static int add_unique(char ***v, u32 *nr, char *s)
+{
+	char **tmp;
+	u32 i;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp((*v)[i], s)) {
+			free(s);
+			return 0;
+		}
+	}
+	tmp = realloc(*v, (*nr + 2) * sizeof(*tmp));
+	if (!tmp) {
+		free(s);
+		return -ENOMEM;
+	}
+	tmp[(*nr)++] = s;
+	tmp[*nr] = NULL;
+	*v = tmp;
+	return 0;
+}
+
+/* Die lists exist on x86_64 and s390x kernels that export them. */
+static bool has_die_topology(const char *arch)
+{
+	char *val;
+	bool found;
+
+	if (!arch || (strcmp(arch, "x86_64") && strcmp(arch, "s390x")))
+		return false;
+	val = topo_file(0, "die_cpus_list", NULL);
+	found = val;
+	free(val);
+	return found;
+}
+
+static int collect_topology(struct perf_header_info *info)
+{
+	struct perf_cpu_map *online = perf_cpu_map__new_online();
+	bool dies = has_die_topology(info->arch);
+	int i, err = 0;
+	u32 cpu;
+
+	if (!online)
+		return -ENOMEM;
+	for (i = 0; i < online->nr && !err; i++) {
+		int c = online->cpu[i];
+
+		err = add_unique(&info->sibling_cores, &info->nr_sibling_cores,
+				 topo_file(c, "package_cpus_list",
+					   "core_siblings_list"));
+		if (!err && dies)
+			err = add_unique(&info->sibling_dies,
+					 &info->nr_sibling_dies,
+					 topo_file(c, "die_cpus_list", NULL));
+		if (!err)
+			err = add_unique(&info->sibling_threads,
+					 &info->nr_sibling_threads,
+					 topo_file(c, "core_cpus_list",
+						   "thread_siblings_list"));
+	}
+	perf_cpu_map__put(online);
+	info->cpu_topo = calloc(info->nr_cpus_avail + 1,
+				sizeof(*info->cpu_topo));
+	if (err || !info->cpu_topo)
+		return -ENOMEM;
+	info->nr_cpu_topo = info->nr_cpus_avail;
+	for (cpu = 0; cpu < info->nr_cpu_topo; cpu++) {
+		info->cpu_topo[cpu].core_id = topo_id(cpu, "core_id");
+		info->cpu_topo[cpu].socket_id = topo_id(cpu,
+							"physical_package_id");
+		info->cpu_topo[cpu].die_id = dies ? topo_id(cpu, "die_id") :
+						    (u32)-1;
+	}
+	return 0;
+}
+
+static void set_string(struct perf_header_info *info, int feat, char **dst,
+		       const char *val)
+{
+	free(*dst);
+	*dst = val ? strdup(val) : NULL;
+	if (*dst)
+		perf_feat_set(info->features, feat);
+	else
+		perf_feat_clear(info->features, feat);
+}
+
+static void take_string(struct perf_header_info *info, int feat, char **dst,
+			char *val)
+{
+	set_string(info, feat, dst, val);
+	free(val);
+}
+
+int perf_header_info__collect(struct perf_header_info *info,
+			      const char *version)
+{
+	struct utsname uts;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (uname(&uts) == 0) {
+		set_string(info, HEADER_HOSTNAME, &info->hostname,
+			   uts.nodename);
+		set_string(info, HEADER_OSRELEASE, &info->osrelease,
+			   uts.release);
+		set_string(info, HEADER_ARCH, &info->arch, uts.machine);
+	}
+	set_string(info, HEADER_VERSION, &info->version, version);
+	take_string(info, HEADER_CPUDESC, &info->cpudesc, collect_cpudesc());
+	take_string(info, HEADER_CPUID, &info->cpuid, collect_cpuid());
+	info->nr_cpus_avail = perf_cpu__max_present();
+	info->nr_cpus_online = online > 0 ? online : 1;
+	perf_feat_set(info->features, HEADER_NRCPUS);
+	info->total_mem = collect_total_mem();
+	if (info->total_mem)
+		perf_feat_set(info->features, HEADER_TOTAL_MEM);
+	free_topology(info);
+	if (collect_topology(info)) {
+		free_topology(info);
+		return -ENOMEM;
+	}
+	if (info->nr_sibling_cores || info->nr_sibling_threads)
+		perf_feat_set(info->features, HEADER_CPU_TOPOLOGY);
+	return 0;
+}
+
+int perf_header_info__set_cmdline(struct perf_header_info *info, int argc,
+				  const char **argv)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char **v = calloc(argc + 2, sizeof(*v));
+	int i;
+
+	if (!v)
+		return -ENOMEM;
+	exe[n > 0 ? n : 0] = '\0';
+	v[0] = strdup(n > 0 ? exe : "perf");
+	for (i = 0; i < argc; i++)
+		v[i + 1] = strdup(argv[i]);
+	for (i = 0; i <= argc; i++) {
+		if (!v[i]) {
+			free_strv(v, argc + 1);
+			return -ENOMEM;
+		}
+	}
+	free_strv(info->cmdline, info->nr_cmdline);
+	info->cmdline = v;
+	info->nr_cmdline = argc + 1;
+	perf_feat_set(info->features, HEADER_CMDLINE);
+	return 0;
+}
+
+int perf_header_info__add_build_id(struct perf_header_info *info,
+				   const char *filename, s32 pid, u16 cpumode,
+				   const u8 *build_id, u8 size)
+{
+	struct perf_build_id_entry *e;
+
+	if (size > sizeof(e->build_id))
+		return -EINVAL;
+	if (info->nr_build_ids == info->build_ids_alloc) {
+		u32 n = info->build_ids_alloc ? info->build_ids_alloc * 2 : 16;
+
+		e = realloc(info->build_ids, n * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		info->build_ids = e;
+		info->build_ids_alloc = n;
+	}
+	e = &info->build_ids[info->nr_build_ids];
+	memset(e, 0, sizeof(*e));
+	e->filename = strdup(filename);
+	if (!e->filename)
+		return -ENOMEM;
+	e->pid = pid;
+	e->cpumode = cpumode;
+	e->size = size;
+	memcpy(e->build_id, build_id, size);
+	info->nr_build_ids++;
+	perf_feat_set(info->features, HEADER_BUILD_ID);
+	return 0;
+}
+
+void perf_header_info__set_clock(struct perf_header_info *info, u32 clockid,
+				 u64 res_ns, u64 tod_ns, u64 clockid_ns)
+{
+	info->clockid = clockid;
+	info->clockid_res_ns = res_ns;
+	info->clock_tod_ns = tod_ns;
+	info->clock_clockid_ns = clockid_ns;
+	perf_feat_set(info->features, HEADER_CLOCKID);
+	perf_feat_set(info->features, HEADER_CLOCK_DATA);
+}
+
+int perf_header_info__add_group(struct perf_header_info *info,
+				const char *name, u32 leader_idx,
+				u32 nr_members)
+{
+	struct perf_group_desc *g;
+
+	g = realloc(info->groups, (info->nr_groups + 1) * sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	info->groups = g;
+	g += info->nr_groups;
+	g->name = strdup(name ? name : "{anon_group}");
+	if (!g->name)
+		return -ENOMEM;
+	g->leader_idx = leader_idx;
+	g->nr_members = nr_members;
+	info->nr_groups++;
+	perf_feat_set(info->features, HEADER_GROUP_DESC);
+	return 0;
+}
+
+/* ---- printing ---- */
+
+struct bit_name {
+	u64 bit;
+	const char *name;
+};
+
+static void snprint_bits(char *buf, size_t size, u64 value,
+			 const struct bit_name *bits, size_t nr)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < nr && len < size; i++) {
+		if (!(value & bits[i].bit))
+			continue;
+		len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
+				bits[i].name);
+	}
+}
+
+#define BIT_NAME(prefix, n) { prefix##n, #n }
+
+static const struct bit_name sample_type_names[] = {
+	BIT_NAME(PERF_SAMPLE_, IP), BIT_NAME(PERF_SAMPLE_, TID),
+	BIT_NAME(PERF_SAMPLE_, TIME), BIT_NAME(PERF_SAMPLE_, ADDR),
+	BIT_NAME(PERF_SAMPLE_, READ), BIT_NAME(PERF_SAMPLE_, CALLCHAIN),
+	BIT_NAME(PERF_SAMPLE_, ID), BIT_NAME(PERF_SAMPLE_, CPU),
+	BIT_NAME(PERF_SAMPLE_, PERIOD), BIT_NAME(PERF_SAMPLE_, STREAM_ID),
+	BIT_NAME(PERF_SAMPLE_, RAW), BIT_NAME(PERF_SAMPLE_, BRANCH_STACK),
+	BIT_NAME(PERF_SAMPLE_, REGS_USER), BIT_NAME(PERF_SAMPLE_, STACK_USER),
+	BIT_NAME(PERF_SAMPLE_, IDENTIFIER), BIT_NAME(PERF_SAMPLE_, REGS_INTR),
+	BIT_NAME(PERF_SAMPLE_, DATA_SRC), BIT_NAME(PERF_SAMPLE_, WEIGHT),
+	BIT_NAME(PERF_SAMPLE_, PHYS_ADDR), BIT_NAME(PERF_SAMPLE_, AUX),
+	BIT_NAME(PERF_SAMPLE_, CGROUP), BIT_NAME(PERF_SAMPLE_, DATA_PAGE_SIZE),
+	BIT_NAME(PERF_SAMPLE_, CODE_PAGE_SIZE),
+	BIT_NAME(PERF_SAMPLE_, WEIGHT_STRUCT),
+};
+
+static const struct bit_name read_format_names[] = {
+	BIT_NAME(PERF_FORMAT_, TOTAL_TIME_ENABLED),
+	BIT_NAME(PERF_FORMAT_, TOTAL_TIME_RUNNING),
+	BIT_NAME(PERF_FORMAT_, ID), BIT_NAME(PERF_FORMAT_, GROUP),
+	BIT_NAME(PERF_FORMAT_, LOST),
+};
+
+static const struct bit_name branch_type_names[] = {
+	BIT_NAME(PERF_SAMPLE_BRANCH_, USER),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, KERNEL),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, HV), BIT_NAME(PERF_SAMPLE_BRANCH_, ANY),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, ANY_CALL),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, ANY_RETURN),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, IND_CALL),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, ABORT_TX),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, IN_TX),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, NO_TX),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, COND),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, CALL_STACK),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, IND_JUMP),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, CALL),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, NO_FLAGS),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, NO_CYCLES),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, TYPE_SAVE),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, HW_INDEX),
+	BIT_NAME(PERF_SAMPLE_BRANCH_, PRIV_SAVE),
+};
+
+void perf_sample_type__snprintf(char *buf, size_t size, u64 sample_type)
+{
+	snprint_bits(buf, size, sample_type, sample_type_names,
+		     ARRAY_SIZE(sample_type_names));
+}
+
+/* The flag bits of the attr, after read_format: bit, width, name. */
+static const struct {
+	u8 shift;
+	u8 width;
+	const char *name;
+} attr_flags[] = {
+	{ 0, 1, "disabled" }, { 1, 1, "inherit" }, { 2, 1, "pinned" },
+	{ 3, 1, "exclusive" }, { 4, 1, "exclude_user" },
+	{ 5, 1, "exclude_kernel" }, { 6, 1, "exclude_hv" },
+	{ 7, 1, "exclude_idle" }, { 8, 1, "mmap" }, { 9, 1, "comm" },
+	{ 10, 1, "freq" }, { 11, 1, "inherit_stat" },
+	{ 12, 1, "enable_on_exec" }, { 13, 1, "task" },
+	{ 14, 1, "watermark" }, { 15, 2, "precise_ip" },
+	{ 17, 1, "mmap_data" }, { 18, 1, "sample_id_all" },
+	{ 19, 1, "exclude_host" }, { 20, 1, "exclude_guest" },
+	{ 21, 1, "exclude_callchain_kernel" },
+	{ 22, 1, "exclude_callchain_user" }, { 23, 1, "mmap2" },
+	{ 24, 1, "comm_exec" }, { 25, 1, "use_clockid" },
+	{ 26, 1, "context_switch" }, { 27, 1, "write_backward" },
+	{ 28, 1, "namespaces" }, { 29, 1, "ksymbol" },
+	{ 30, 1, "bpf_event" }, { 31, 1, "aux_output" },
+	{ 32, 1, "cgroup" }, { 33, 1, "text_poke" }, { 34, 1, "build_id" },
+	{ 35, 1, "inherit_thread" }, { 36, 1, "remove_on_exec" },
+	{ 37, 1, "sigtrap" },
+};
+
+static void print_attr_flags(FILE *fp, const struct perf_counter_attr *attr,
+			     perf_attr_print_fn pr, void *priv)
+{
+	char buf[32];
+	u64 flags;
+	size_t i;
+
+	memcpy(&flags, (const char *)attr +
+	       offsetof(struct perf_counter_attr, read_format) + sizeof(u64),
+	       sizeof(flags));
+	for (i = 0; i < ARRAY_SIZE(attr_flags); i++) {
+		u64 v = (flags >> attr_flags[i].shift) &
+			((1ULL << attr_flags[i].width) - 1);
+
+		if (!v)
+			continue;
+		snprintf(buf, sizeof(buf), "%llu", v);
+		pr(fp, attr_flags[i].name, buf, priv);
+	}
+}
+
+static void pr_u64(FILE *fp, perf_attr_print_fn pr, void *priv,
+		   const char *name, const char *fmt, u64 v)
+{
+	char buf[32];
+
+	if (!v)
+		return;
+	snprintf(buf, sizeof(buf), fmt, v);
+	pr(fp, name, buf, priv);
+}
+
+static void pr_bits(FILE *fp, perf_attr_print_fn pr, void *priv,
+		    const char *name, u64 v, const struct bit_name *bits,
+		    size_t nr)
+{
+	char buf[512];
+
+	if (!v)
+		return;
+	snprint_bits(buf, sizeof(buf), v, bits, nr);
+	pr(fp, name, buf, priv);
+}
+
+void perf_counter_attr__fprintf(FILE *fp, const struct perf_counter_attr *a,
+				perf_attr_print_fn pr, void *priv)
+{
+	pr_u64(fp, pr, priv, "type", "%llu", a->type);
+	pr_u64(fp, pr, priv, "size", "%llu", a->size);
+	pr_u64(fp, pr, priv, "config", "%#llx", a->config);
+	pr_u64(fp, pr, priv, "{ sample_period, sample_freq }", "%llu",
+	       a->sample_period);
+	pr_bits(fp, pr, priv, "sample_type", a->sample_type,
+		sample_type_names, ARRAY_SIZE(sample_type_names));
+	pr_bits(fp, pr, priv, "read_format", a->read_format,
+		read_format_names, ARRAY_SIZE(read_format_names));
+	print_attr_flags(fp, a, pr, priv);
+	pr_u64(fp, pr, priv, "{ wakeup_events, wakeup_watermark }",
+	       "%llu", a->wakeup_events);
+	pr_u64(fp, pr, priv, "bp_type", "%llu", a->bp_type);
+	pr_u64(fp, pr, priv, "{ bp_addr, config1 }", "%#llx", a->bp_addr);
+	pr_u64(fp, pr, priv, "{ bp_len, config2 }", "%#llx", a->bp_len);
+	pr_bits(fp, pr, priv, "branch_sample_type", a->branch_sample_type,
+		branch_type_names, ARRAY_SIZE(branch_type_names));
+	pr_u64(fp, pr, priv, "sample_regs_user", "%#llx",
+	       a->sample_regs_user);
+	pr_u64(fp, pr, priv, "sample_stack_user", "%llu",
+	       a->sample_stack_user);
+	pr_u64(fp, pr, priv, "clockid", "%lld", (u64)(s64)a->clockid);
+	pr_u64(fp, pr, priv, "sample_regs_intr", "%#llx",
+	       a->sample_regs_intr);
+	pr_u64(fp, pr, priv, "aux_watermark", "%llu", a->aux_watermark);
+	pr_u64(fp, pr, priv, "sample_max_stack", "%llu",
+	       a->sample_max_stack);
+	pr_u64(fp, pr, priv, "aux_sample_size", "%llu",
+	       a->aux_sample_size);
+	pr_u64(fp, pr, priv, "sig_data", "%llu", a->sig_data);
+}
+
+static void desc_attr_print(FILE *fp, const char *name, const char *val,
+			    void *priv)
+{
+	fprintf(fp, ", %s = %s", name, val);
+}
+
+static void print_events(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i, j;
+
+	for (i = 0; i < info->nr_events; i++) {
+		const struct perf_event_desc *d = &info->events[i];
+
+		fprintf(fp, "# event : name = %s, ", d->name ? d->name : "");
+		if (d->nr_ids) {
+			fprintf(fp, ", id = {");
+			for (j = 0; j < d->nr_ids; j++)
+				fprintf(fp, "%s %llu", j ? "," : "",
+					d->ids[j]);
+			fprintf(fp, " }");
+		}
+		perf_counter_attr__fprintf(fp, &d->attr, desc_attr_print, NULL);
+		fputc('\n', fp);
+	}
+}
+
+static void print_cmdline(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "# cmdline : ");
+	for (i = 0; i < info->nr_cmdline; i++) {
+		const char *s;
+
+		/* Quotes come out escaped so the line can be pasted back. */
+		for (s = info->cmdline[i]; *s; s++) {
+			if (*s == '\'')
+				fputs("\\'", fp);
+			else
+				fputc(*s, fp);
+		}
+		fputc(' ', fp);
+	}
+	fputc('\n', fp);
+}
+
+static void print_strv(FILE *fp, const char *label, char **v, u32 nr)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		fprintf(fp, "# %s : %s\n", label, v[i]);
+}
+
+static void print_cpu_topology(const struct perf_header_info *info, FILE *fp)
+{
+	bool dies = info->nr_sibling_dies > 0;
+	u32 i;
+
+	print_strv(fp, "sibling sockets", info->sibling_cores,
+		   info->nr_sibling_cores);
+	print_strv(fp, "sibling dies   ", info->sibling_dies,
+		   info->nr_sibling_dies);
+	print_strv(fp, "sibling threads", info->sibling_threads,
+		   info->nr_sibling_threads);
+	if (!info->cpu_topo) {
+		fprintf(fp, "# Core ID%s and Socket ID information is not available\n",
+			dies ? ", Die ID" : "");
+		return;
+	}
+	for (i = 0; i < info->nr_cpu_topo; i++) {
+		const struct perf_cpu_topo *t = &info->cpu_topo[i];
+
+		if (dies)
+			fprintf(fp, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n",
+				i, (int)t->core_id, (int)t->die_id,
+				(int)t->socket_id);
+		else
+			fprintf(fp, "# CPU %u: Core ID %d, Socket ID %d\n", i,
+				(int)t->core_id, (int)t->socket_id);
+	}
+}
+
+static void print_pmu_mappings(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "# pmu mappings: ");
+	for (i = 0; i < info->nr_pmu_mappings; i++)
+		fprintf(fp, "%s%s = %u", i ? ", " : "",
+			info->pmu_mappings[i].name,
+			info->pmu_mappings[i].type);
+	fputc('\n', fp);
+}
+
+static const char *event_name(const struct perf_header_info *info, u32 idx)
+{
+	if (idx < info->nr_events && info->events[idx].name)
+		return info->events[idx].name;
+	return "?";
+}
+
+static void print_groups(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i, j;
+
+	for (i = 0; i < info->nr_groups; i++) {
+		const struct perf_group_desc *g = &info->groups[i];
+		bool anon = !g->name || !strcmp(g->name, "{anon_group}");
+
+		if (g->nr_members < 2)
+			continue;
+		fprintf(fp, "# group: %s{%s", anon ? "" : g->name,
+			event_name(info, g->leader_idx));
+		for (j = 1; j < g->nr_members; j++)
+			fprintf(fp, ",%s", event_name(info, g->leader_idx + j));
+		fprintf(fp, "}\n");
+	}
+}
+
+static void print_sample_time(const struct perf_header_info *info, FILE *fp)
+{
+	u64 first = info->first_sample_time, last = info->last_sample_time;
+
+	fprintf(fp, "# time of first sample : %llu.%06llu\n",
+		first / 1000000000, first % 1000000000 / 1000);
+	fprintf(fp, "# time of last sample : %llu.%06llu\n",
+		last / 1000000000, last % 1000000000 / 1000);
+	fprintf(fp, "# sample duration : %10.3f ms\n",
+		(double)(last - first) / 1000000);
+}
+
+static const char *clockid_name(u32 clockid)
+{
+	switch (clockid) {
+	case 0:
+		return "realtime";
+	case 1:
+		return "monotonic";
+	case 4:
+		return "monotonic_raw";
+	case 7:
+		return "boottime";
+	case 11:
+		return "tai";
+	default:
+		return "(not found)";
+	}
+}
+
+static void print_clock_data(const struct perf_header_info *info, FILE *fp)
+{
+	time_t sec = info->clock_tod_ns / 1000000000;
+	u64 usec = info->clock_tod_ns % 1000000000 / 1000;
+	u64 csec = info->clock_clockid_ns / 1000000000;
+	u64 cnsec = info->clock_clockid_ns % 1000000000;
+	char date[64] = "<error>";
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm))
+		strftime(date, sizeof(date), "%F %T", &tm);
+	fprintf(fp, "# clockid: %s (%u)\n", clockid_name(info->clockid),
+		info->clockid);
+	fprintf(fp, "# reference time: %s.%06llu = %ld.%06llu (TOD) = %llu.%09llu (%s)\n",
+		date, usec, (long)sec, usec, csec, cnsec,
+		clockid_name(info->clockid));
+}
+
+static void print_numa(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_numa_nodes; i++) {
+		const struct perf_numa_node *n = &info->numa_nodes[i];
+
+		fprintf(fp, "# node%u meminfo  : total = %llu kB, free = %llu kB\n",
+			n->node, n->mem_total, n->mem_free);
+		fprintf(fp, "# node%u cpu list : %s\n", n->node, n->cpus);
+	}
+}
+
+static void print_caches(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "# CPU cache info:\n");
+	for (i = 0; i < info->nr_caches; i++) {
+		const struct perf_cache_level *l = &info->caches[i];
+
+		fprintf(fp, "#  L%d %-15s %8s [%s]\n", l->level, l->type,
+			l->size, l->map);
+	}
+}
+
+/* "24G": whole units of 1024, as perf prints memory sizes. */
+static void print_size(FILE *fp, u64 n)
+{
+	static const char units[] = "BKMGTPEZY";
+	size_t i = 0;
+
+	while (n / 1024 > 1 && i < sizeof(units) - 2) {
+		n /= 1024;
+		i++;
+	}
+	fprintf(fp, "%llu%c", n, units[i]);
+}
+
+/* The set bits as ranges: "0-23,32-199". */
+static void print_bit_ranges(FILE *fp, const u64 *bits, u64 nr)
+{
+	u64 i = 0, start;
+	bool first = true;
+
+	while (i < nr) {
+		if (!((bits[i / 64] >> (i % 64)) & 1)) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < nr && ((bits[i / 64] >> (i % 64)) & 1))
+			i++;
+		fprintf(fp, "%s%llu", first ? "" : ",", start);
+		if (i - 1 > start)
+			fprintf(fp, "-%llu", i - 1);
+		first = false;
+	}
+}
+
+static void print_memory(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "# memory nodes (nr %u, block size 0x%llx):\n",
+		info->nr_memory_nodes, info->memory_bsize);
+	for (i = 0; i < info->nr_memory_nodes; i++) {
+		const struct perf_memory_node *n = &info->memory_nodes[i];
+		u64 blocks = 0, w;
+
+		for (w = 0; w < (n->nr_bits + 63) / 64; w++)
+			blocks += __builtin_popcountll(n->bits[w]);
+		fprintf(fp, "#  %3llu [", n->node);
+		print_size(fp, blocks * info->memory_bsize);
+		fprintf(fp, "]: ");
+		print_bit_ranges(fp, n->bits, n->nr_bits);
+		fputc('\n', fp);
+	}
+}
+
+static bool full_only(int feat)
+{
+	return feat == HEADER_CPU_TOPOLOGY || feat == HEADER_NUMA_TOPOLOGY ||
+	       feat == HEADER_CACHE || feat == HEADER_MEM_TOPOLOGY ||
+	       feat == HEADER_HYBRID_TOPOLOGY;
+}
+
+static void print_feat(const struct perf_header_info *info, int feat,
+		       FILE *fp)
+{
+	switch (feat) {
+	case HEADER_HOSTNAME:
+		fprintf(fp, "# hostname : %s\n", info->hostname);
+		break;
+	case HEADER_OSRELEASE:
+		fprintf(fp, "# os release : %s\n", info->osrelease);
+		break;
+	case HEADER_VERSION:
+		fprintf(fp, "# perf version : %s\n", info->version);
+		break;
+	case HEADER_ARCH:
+		fprintf(fp, "# arch : %s\n", info->arch);
+		break;
+	case HEADER_NRCPUS:
+		fprintf(fp, "# nrcpus online : %u\n", info->nr_cpus_online);
+		fprintf(fp, "# nrcpus avail : %u\n", info->nr_cpus_avail);
+		break;
+	case HEADER_CPUDESC:
+		fprintf(fp, "# cpudesc : %s\n", info->cpudesc);
+		break;
+	case HEADER_CPUID:
+		fprintf(fp, "# cpuid : %s\n", info->cpuid);
+		break;
+	case HEADER_TOTAL_MEM:
+		fprintf(fp, "# total memory : %llu kB\n",
+			info->total_mem);
+		break;
+	case HEADER_CMDLINE:
+		print_cmdline(info, fp);
+		break;
+	case HEADER_EVENT_DESC:
+		print_events(info, fp);
+		break;
+	case HEADER_CPU_TOPOLOGY:
+		print_cpu_topology(info, fp);
+		break;
+	case HEADER_NUMA_TOPOLOGY:
+		print_numa(info, fp);
+		break;
+	case HEADER_CACHE:
+		print_caches(info, fp);
+		break;
+	case HEADER_MEM_TOPOLOGY:
+		print_memory(info, fp);
+		break;
+	case HEADER_BRANCH_STACK:
+		fprintf(fp, "# contains samples with branch stack\n");
+		break;
+	case HEADER_PMU_MAPPINGS:
+		print_pmu_mappings(info, fp);
+		break;
+	case HEADER_GROUP_DESC:
+		print_groups(info, fp);
+		break;
+	case HEADER_AUXTRACE:
+		fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
+		break;
+	case HEADER_STAT:
+		fprintf(fp, "# contains stat data\n");
+		break;
+	case HEADER_SAMPLE_TIME:
+		print_sample_time(info, fp);
+		break;
+	case HEADER_CLOCKID:
+		fprintf(fp, "# clockid frequency: %llu MHz\n",
+			info->clockid_res_ns * 1000);
+		break;
+	case HEADER_CLOCK_DATA:
+		print_clock_data(info, fp);
+		break;
+	default:
+		break;
+	}
+}
+
+void perf_header_info__fprintf(const struct perf_header_info *info,
+			       FILE *fp, bool full)
+{
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
+		if (!perf_feat_test(info->features, feat))
+			continue;
+		if (full_only(feat) && !full)
+			fprintf(fp, "# %s info available, use -I to display\n",
+				feat_names[feat]);
+		else
+			print_feat(info, feat, fp);
+	}
+}
+
+void perf_header_info__fprintf_missing(const struct perf_header_info *info,
+				       FILE *fp)
+{
+	int feat;
+
+	fprintf(fp, "# missing features: ");
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		if (!perf_feat_test(info->features, feat))
+			fprintf(fp, "%s ", feat_names[feat]);
+	fputc('\n', fp);
+}

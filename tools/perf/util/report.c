@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report: turn a session's samples into histograms.
+ *
+ * Records are delivered in time order so that each sample is resolved
+ * against the tasks and mappings that existed when it was taken.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+#define REPORT_DEFAULT_MAX_STACK 127
+
+/* "start,stop" in seconds with up to nanosecond decimals; either may be empty. */
+static int parse_seconds(const char *s, size_t len, u64 *out)
+{
+	char buf[64], *end;
+	double v;
+
+	if (len == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	v = strtod(buf, &end);
+	if (*end || v < 0)
+		return -EINVAL;
+	*out = (u64)(v * 1e9 + 0.5);
+	return 0;
+}
+
+int report__parse_time(const char *str, struct report_filter *f)
+{
+	const char *comma = strchr(str, ',');
+
+	if (!comma)
+		return -EINVAL;
+	if (parse_seconds(str, comma - str, &f->time_start) ||
+	    parse_seconds(comma + 1, strlen(comma + 1), &f->time_end))
+		return -EINVAL;
+	if (f->time_end && f->time_end < f->time_start)
+		return -EINVAL;
+	return 0;
+}
+
+void report__set_order(struct report *r, bool caller)
+{
+	r->cfg.order = caller ? CALLCHAIN_CALLER : CALLCHAIN_CALLEE;
+	r->order_set = true;
+}
+
+/* "graph,0.5,caller", "none", "callee", "fractal,1" ... */
+int report__parse_callchain(const char *str, struct report *r)
+{
+	char buf[128], *tok, *save = NULL, *end;
+
+	snprintf(buf, sizeof(buf), "%s", str);
+	r->callchain_set = true;
+	r->cfg.callchain = true;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		double pct = strtod(tok, &end);
+
+		if (!strcmp(tok, "none"))
+			r->cfg.callchain = false;
+		else if (!strcmp(tok, "graph") || !strcmp(tok, "flat") ||
+			 !strcmp(tok, "fractal") || !strcmp(tok, "function"))
+			;	/* one graph style is printed */
+		else if (!strcmp(tok, "caller") || !strcmp(tok, "callee"))
+			report__set_order(r, !strcmp(tok, "caller"));
+		else if (end != tok && !*end && pct >= 0)
+			r->cfg.graph_min_pct = pct;
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Is @val (decimal) in the comma separated @list? */
+static bool list_has_num(const char *list, u32 val)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end != p && v == val && (*end == ',' || !*end))
+			return true;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		p++;
+	}
+	return false;
+}
+
+static bool list_has_str(const char *list, const char *s)
+{
+	size_t len = strlen(s);
+	const char *p = list;
+
+	while (p && *p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (n == len && !strncmp(p, s, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+static bool sample_passes(const struct report *r, const struct perf_sample *s,
+			  const struct thread *t)
+{
+	const struct report_filter *f = &r->filter;
+
+	if (f->time_start && s->time < f->time_start)
+		return false;
+	if (f->time_end && s->time > f->time_end)
+		return false;
+	if (f->pids && !list_has_num(f->pids, s->pid))
+		return false;
+	if (f->tids && !list_has_num(f->tids, s->tid))
+		return false;
+	if (f->comms && (!t || !list_has_str(f->comms, t->comm)))
+		return false;
+	return true;
+}
+
+static const char *dso_name(const struct addr_location *al)
+{
+	return al->dso ? al->dso->short_name : "[unknown]";
+}
+
+static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
+{
+	f->dso = al->dso;
+	f->dso_name = dso_name(al);
+	f->sym = al->sym;
+	f->sym_name = al->sym ? al->sym->name : NULL;
+	f->addr = al->addr;
+	f->level = al->level;
+}
+
+static bool frame_wanted(const struct report *r, u8 cpumode)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
+		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	if (r->frames == CALLCHAIN_FRAMES_USER)
+		return !kernel;
+	if (r->frames == CALLCHAIN_FRAMES_KERNEL)
+		return kernel;
+	return true;
+}
+
+static int chain_reserve(struct report *r, u64 nr)
+{
+	struct hist_frame *tmp;
+
+	if (nr <= (u64)r->chain_alloc)
+		return 0;
+	tmp = realloc(r->chain, nr * sizeof(*tmp));
+	if (!tmp)
+		return -ENOMEM;
+	r->chain = tmp;
+	r->chain_alloc = nr;
+	return 0;
+}
+
+/*
+ * Resolve a sample's call chain, leaf first, into r->chain.  Context
+ * markers switch between kernel and user resolution and are not frames.
+ */
+static int resolve_chain(struct report *r, const struct perf_sample *s,
+			 struct thread *t)
+{
+	const struct ip_callchain *cc = s->callchain;
+	u8 cpumode = s->cpumode;
+	int n = 0;
+	u64 i;
+
+	if (!cc || chain_reserve(r, cc->nr))
+		return 0;
+	for (i = 0; i < cc->nr && n < r->max_stack; i++) {
+		struct addr_location al;
+		u64 ip = cc->ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			machine__resolve_callchain_ip(&r->machine, t, &cpumode,
+						      ip, &al);
+			continue;
+		}
+		machine__resolve_callchain_ip(&r->machine, t, &cpumode, ip,
+					      &al);
+		if (!frame_wanted(r, al.cpumode))
+			continue;
+		frame_from_al(&r->chain[n], &al);
+		/* Chain frames without a symbol are known by their raw IP. */
+		if (!al.sym)
+			r->chain[n].addr = ip;
+		n++;
+	}
+	return n;
+}
+
+static int report_sample(struct report *r, const struct perf_sample *s,
+			 struct perf_session_attr *attr)
+{
+	struct hists *h = &r->hists[attr->idx];
+	struct hist_sample hs = { 0 };
+	struct addr_location al;
+	struct thread *t;
+
+	machine__resolve(&r->machine, s->pid, s->tid, s->cpumode, s->ip, &al);
+	t = al.thread;
+	if (!sample_passes(r, s, t) ||
+	    (r->filter.dsos && !list_has_str(r->filter.dsos, dso_name(&al)))) {
+		r->filtered++;
+		return 0;
+	}
+	hs.comm = hists__intern(h, t ? t->comm : ":-1");
+	hs.pid = s->pid;
+	hs.tid = s->tid;
+	hs.cpu = s->cpu;
+	hs.period = s->period;
+	frame_from_al(&hs.ip, &al);
+	if (attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+		int i;
+
+		hs.chain_len = resolve_chain(r, s, t);
+		hs.chain = r->chain;
+		/*
+		 * A frame nothing maps is shown at the sample's level, the
+		 * way Linux perf shows it, so reports compare line by line.
+		 */
+		for (i = 0; i < hs.chain_len; i++)
+			if (!r->chain[i].dso)
+				r->chain[i].level = al.level;
+		/* With kernel (or user) frames hidden, the leaf moves up. */
+		if (hs.chain_len && r->frames != CALLCHAIN_FRAMES_ALL)
+			hs.ip = r->chain[0];
+	}
+	return hists__add_sample(h, &hs);
+}
+
+static int report_event(struct perf_session *s, const union perf_event *ev,
+			u64 offset, const struct perf_sample *sample,
+			struct perf_session_attr *attr, void *ctx)
+{
+	struct report *r = ctx;
+
+	(void)s;
+	(void)offset;
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		if (!attr || !sample)
+			return 0;
+		return report_sample(r, sample, attr);
+	case PERF_RECORD_LOST:
+		r->lost_records += ev->lost.lost;
+		r->lost_chunks++;
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		r->lost_samples += ev->lost_samples.lost;
+		return 0;
+	default:
+		return machine__process_event(&r->machine, ev, sample);
+	}
+}
+
+/* Without -g: show call graphs when the data has them, like Linux perf. */
+static void report_defaults(struct report *r, struct perf_session *s)
+{
+	bool chains = s->sample_type_all & PERF_SAMPLE_CALLCHAIN;
+
+	if (!r->callchain_set)
+		r->cfg.callchain = chains;
+	if (!chains)
+		r->cfg.callchain = false;
+	if (!r->children_set)
+		r->cfg.children = chains;
+	if (!chains)
+		r->cfg.children = false;
+	if (!r->order_set)
+		r->cfg.order = r->cfg.children ? CALLCHAIN_CALLER :
+						 CALLCHAIN_CALLEE;
+	if (!r->max_stack)
+		r->max_stack = REPORT_DEFAULT_MAX_STACK;
+}
+
+static int report_setup(struct report *r, struct perf_session *s)
+{
+	u32 i;
+
+	report_defaults(r, s);
+	if (machine__init(&r->machine))
+		return -ENOMEM;
+	r->nr_hists = s->nr_attrs;
+	r->hists = calloc(s->nr_attrs ? s->nr_attrs : 1, sizeof(*r->hists));
+	if (!r->hists)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_attrs; i++)
+		if (hists__init(&r->hists[i], &r->cfg))
+			return -ENOMEM;
+	return 0;
+}
+
+static void report_print(struct report *r, struct perf_session *s, FILE *out)
+{
+	u32 i;
+
+	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	for (i = 0; i < s->nr_attrs; i++) {
+		struct hists_header hdr = {
+			.event_name = s->attrs[i].name,
+			.lost_samples = r->lost_samples,
+		};
+
+		if (!r->hists[i].nr_samples && s->nr_attrs > 1)
+			continue;
+		hists__fprintf(&r->hists[i], &hdr, out);
+	}
+	if (r->lost_chunks)
+		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",
+			(unsigned long long)s->stats.nr_events[0],
+			(unsigned long long)r->lost_chunks);
+}
+
+/* Returns 0, or PERF_SESSION_DATA_ERROR after a partial read, or -errno. */
+int report__run(struct report *r, struct perf_session *s, FILE *out)
+{
+	int err = report_setup(r, s);
+
+	if (err)
+		return err;
+	err = perf_session__for_each_event_ordered(s, report_event, r);
+	if (err < 0)
+		return err;
+	report_print(r, s, out);
+	return err;
+}
+
+void report__exit(struct report *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_hists; i++)
+		hists__exit(&r->hists[i]);
+	free(r->hists);
+	free(r->chain);
+	machine__exit(&r->machine);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_REPORT_H
+#define __PERF_UTIL_REPORT_H
+
+#include <stdio.h>
+#include "data.h"
+#include "hist.h"
+#include "machine.h"
+
+enum callchain_frames {
+	CALLCHAIN_FRAMES_ALL,
+	CALLCHAIN_FRAMES_USER,
+	CALLCHAIN_FRAMES_KERNEL,
+};
+
+/* Which samples count: all filters must pass. */
+struct report_filter {
+	u64 time_start;		/* ns; 0: from the start */
+	u64 time_end;		/* ns; 0: to the end */
+	const char *pids;	/* comma separated lists, or NULL */
+	const char *tids;
+	const char *comms;
+	const char *dsos;
+};
+
+struct report {
+	struct hists_config cfg;
+	struct report_filter filter;
+	enum callchain_frames frames;
+	bool children_set;	/* --children/--no-children given */
+	bool callchain_set;	/* -g given */
+	bool order_set;		/* caller/callee given */
+	int max_stack;
+
+	struct machine machine;
+	struct hists *hists;	/* one per attr of the session */
+	int nr_hists;
+	u64 lost_samples;
+	u64 lost_records;
+	u64 lost_chunks;
+	u64 filtered;
+	struct hist_frame *chain;	/* scratch, reused per sample */
+	int chain_alloc;
+};
+
+int report__parse_time(const char *str, struct report_filter *f);
+int report__parse_callchain(const char *str, struct report *r);
+void report__set_order(struct report *r, bool caller);
+int report__run(struct report *r, struct perf_session *s, FILE *out);
+void report__exit(struct report *r);
+
+#endif /* __PERF_UTIL_REPORT_H */

@@ -1,0 +1,1058 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbol tables: ELF (with separate debug info and PLT entries), the
+ * vdso image, JIT perf maps and kallsyms, all reduced to one sorted
+ * array per object.
+ *
+ * Which of several aliases at one address is shown follows Linux perf,
+ * so that reports can be compared name for name: a symbol with a size
+ * beats one without, then non-weak beats weak, global beats local,
+ * fewer leading underscores win, then the longer name, then the one
+ * listed first.  Zero-size symbols first extend to the next symbol.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <elfutils/libdwelf.h>
+#include "arena.h"
+#include "symbol.h"
+
+struct symbol_conf symbol_conf;
+
+#define NAMES_CHUNK	(64 << 10)
+#define POOL_BLOCK	(16 << 10)
+#define PAGE_SIZE_4K	4096ULL
+#define DEBUG_DIR	"/usr/lib/debug"
+
+/*
+ * Names are packed end to end in blocks taken from the table's arena:
+ * the arena rounds every allocation to 16 bytes, too much for 100k
+ * short kernel names.
+ */
+struct strpool {
+	struct arena *arena;
+	char *cur;
+	size_t left;
+};
+
+static const char *strpool__add(struct strpool *p, const char *s, size_t len)
+{
+	char *ret;
+
+	if (len + 1 > p->left) {
+		size_t n = len + 1 > POOL_BLOCK ? len + 1 : POOL_BLOCK;
+
+		p->cur = arena__alloc(p->arena, n);
+		if (!p->cur) {
+			p->left = 0;
+			return NULL;
+		}
+		p->left = n;
+	}
+	ret = p->cur;
+	memcpy(ret, s, len);
+	ret[len] = '\0';
+	p->cur += len + 1;
+	p->left -= len + 1;
+	return ret;
+}
+
+/* A symbol while a table is being built. */
+struct raw_sym {
+	u64 start;
+	u64 end;
+	const char *name;
+	u32 seq;		/* order of appearance: ties keep the first */
+	u16 module;		/* kallsyms: 0 kernel, else module index + 1 */
+	u8 bind;		/* STB_* */
+};
+
+struct sym_builder {
+	struct raw_sym *v;
+	size_t nr;
+	size_t alloc;
+	u32 next_seq;
+	struct strpool pool;
+};
+
+static int builder__init(struct sym_builder *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->pool.arena = arena__new(NAMES_CHUNK);
+	return b->pool.arena ? 0 : -ENOMEM;
+}
+
+static void builder__exit(struct sym_builder *b)
+{
+	free(b->v);
+	arena__delete(b->pool.arena);
+	memset(b, 0, sizeof(*b));
+}
+
+static int builder__add(struct sym_builder *b, u64 start, u64 end,
+			const char *name, size_t len, u8 bind, u16 module)
+{
+	struct raw_sym *s;
+
+	if (b->nr == b->alloc) {
+		size_t n = b->alloc ? b->alloc * 2 : 256;
+		struct raw_sym *v = realloc(b->v, n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->v = v;
+		b->alloc = n;
+	}
+	s = &b->v[b->nr];
+	s->name = strpool__add(&b->pool, name, len);
+	if (!s->name)
+		return -ENOMEM;
+	s->start = start;
+	s->end = end;
+	s->seq = b->next_seq++;
+	s->module = module;
+	s->bind = bind;
+	b->nr++;
+	return 0;
+}
+
+static int raw_sym__cmp(const void *pa, const void *pb)
+{
+	const struct raw_sym *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static u64 roundup_page(u64 x)
+{
+	return (x + PAGE_SIZE_4K - 1) & ~(PAGE_SIZE_4K - 1);
+}
+
+/*
+ * Zero-size symbols (assembly without .size, kallsyms) run to the next
+ * symbol.  In kallsyms the last symbol before a kernel/module boundary
+ * gets one page instead, so the gap between them is not claimed.
+ */
+static void builder__fixup_end(struct sym_builder *b, bool kallsyms)
+{
+	struct raw_sym *prev, *curr;
+	size_t i;
+
+	for (i = 1; i < b->nr; i++) {
+		prev = &b->v[i - 1];
+		curr = &b->v[i];
+		if (prev->end != prev->start)
+			continue;
+		if (kallsyms && !prev->module != !curr->module)
+			prev->end = roundup_page(prev->start + PAGE_SIZE_4K);
+		else
+			prev->end = curr->start;
+	}
+	if (b->nr) {
+		curr = &b->v[b->nr - 1];
+		if (curr->end == curr->start)
+			curr->end = roundup_page(curr->start) + PAGE_SIZE_4K;
+	}
+}
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* True when @b is the better name for the address both symbols share. */
+static bool raw_sym__prefer(const struct raw_sym *a, const struct raw_sym *b)
+{
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+	bool a_weak = a->bind == STB_WEAK, b_weak = b->bind == STB_WEAK;
+	bool a_global = a->bind == STB_GLOBAL, b_global = b->bind == STB_GLOBAL;
+	size_t la, lb;
+	int ua, ub;
+
+	if (a_sized != b_sized)
+		return b_sized;
+	if (a_weak != b_weak)
+		return a_weak;
+	if (a_global != b_global)
+		return b_global;
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ub < ua;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return lb > la;
+	/* Old kernels' "SyS_" wrappers alias the real syscall functions. */
+	return !strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10);
+}
+
+static void builder__dedupe(struct sym_builder *b)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < b->nr; i++) {
+		if (out && b->v[out - 1].start == b->v[i].start) {
+			if (raw_sym__prefer(&b->v[out - 1], &b->v[i]))
+				b->v[out - 1] = b->v[i];
+			continue;
+		}
+		b->v[out++] = b->v[i];
+	}
+	b->nr = out;
+}
+
+static void builder__sort(struct sym_builder *b)
+{
+	qsort(b->v, b->nr, sizeof(*b->v), raw_sym__cmp);
+}
+
+/* Sort, size and dedupe what was added so far. */
+static void builder__finish(struct sym_builder *b, bool kallsyms)
+{
+	builder__sort(b);
+	builder__fixup_end(b, kallsyms);
+	builder__dedupe(b);
+}
+
+/*
+ * Moves the symbols of @module (all when < 0) into @st.  The last table
+ * emitted takes the name pool over (@last); the others copy their names.
+ */
+static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
+			 bool last)
+{
+	size_t i, n = 0;
+
+	symtab__exit(st);
+	for (i = 0; i < b->nr; i++)
+		n += module < 0 || b->v[i].module == module;
+	if (last) {
+		st->names = b->pool.arena;
+		b->pool.arena = NULL;
+		b->pool.left = 0;
+	} else {
+		st->names = arena__new(NAMES_CHUNK);
+		if (!st->names)
+			return -ENOMEM;
+	}
+	st->syms = malloc((n ? n : 1) * sizeof(*st->syms));
+	if (!st->syms)
+		return -ENOMEM;
+	for (i = 0; i < b->nr; i++) {
+		const struct raw_sym *r = &b->v[i];
+		struct symbol *s;
+
+		if (module >= 0 && r->module != module)
+			continue;
+		s = &st->syms[st->nr++];
+		s->start = r->start;
+		s->end = r->end;
+		s->name = last ? r->name : arena__strdup(st->names, r->name);
+		if (!s->name)
+			return -ENOMEM;
+	}
+	return st->nr;
+}
+
+void symtab__exit(struct symtab *st)
+{
+	free(st->syms);
+	arena__delete(st->names);
+	memset(st, 0, sizeof(*st));
+}
+
+/* How far back a lookup looks for a symbol enclosing a smaller one. */
+#define MAX_NESTING 8
+
+const struct symbol *symtab__find(const struct symtab *st, u64 addr)
+{
+	size_t lo = 0, hi = st->nr, i;
+
+	/* The last symbol starting at or before addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * Synthesized PLT entries lie inside a zero-size symbol stretched
+	 * over them; a gap between nested symbols belongs to the outer one.
+	 */
+	for (i = lo; i > 0 && lo - i < MAX_NESTING; i--) {
+		if (addr < st->syms[i - 1].end)
+			return &st->syms[i - 1];
+	}
+	return NULL;
+}
+
+const struct symbol *symtab__find_by_name(const struct symtab *st,
+					  const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr; i++)
+		if (!strcmp(st->syms[i].name, name))
+			return &st->syms[i];
+	return NULL;
+}
+
+/* Build ids */
+
+int build_id__snprintf(const struct build_id *bid, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < bid->size && len + 3 <= size; i++)
+		len += snprintf(buf + len, size - len, "%02x", bid->data[i]);
+	return len;
+}
+
+static bool all_zero(const u8 *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/*
+ * perf.data build-id records are 20 bytes wide: a shorter id read from
+ * a file matches one padded with zeros.
+ */
+bool build_id__equal(const struct build_id *a, const struct build_id *b)
+{
+	const struct build_id *lng = a->size >= b->size ? a : b;
+	const struct build_id *shrt = lng == a ? b : a;
+
+	if (!shrt->size)
+		return false;
+	return !memcmp(lng->data, shrt->data, shrt->size) &&
+	       all_zero(lng->data + shrt->size, lng->size - shrt->size);
+}
+
+/* ELF access */
+
+struct elf_obj {
+	int fd;
+	Elf *elf;
+	GElf_Ehdr ehdr;
+	size_t shstrndx;
+};
+
+#define ELF_OBJ_INIT { .fd = -1 }
+
+static void elf_obj__close(struct elf_obj *o)
+{
+	if (o->elf)
+		elf_end(o->elf);
+	if (o->fd >= 0)
+		close(o->fd);
+	o->elf = NULL;
+	o->fd = -1;
+}
+
+static int elf_obj__setup(struct elf_obj *o)
+{
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF ||
+	    !gelf_getehdr(o->elf, &o->ehdr) ||
+	    elf_getshdrstrndx(o->elf, &o->shstrndx)) {
+		elf_obj__close(o);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int elf_obj__open(struct elf_obj *o, const char *path)
+{
+	struct stat st;
+
+	elf_version(EV_CURRENT);
+	o->elf = NULL;
+	o->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (o->fd < 0)
+		return -errno;
+	/* Directories and devices open fine but are not objects. */
+	if (fstat(o->fd, &st) || !S_ISREG(st.st_mode)) {
+		elf_obj__close(o);
+		return -EINVAL;
+	}
+	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP, NULL);
+	return elf_obj__setup(o);
+}
+
+static Elf_Scn *elf_obj__section(const struct elf_obj *o, const char *name,
+				 GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		n = elf_strptr(o->elf, o->shstrndx, shdr->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+static Elf_Scn *elf_obj__section_type(const struct elf_obj *o, u32 type,
+				      GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(o->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static bool elf_obj__has_symtab(const struct elf_obj *o)
+{
+	GElf_Shdr shdr;
+
+	return elf_obj__section_type(o, SHT_SYMTAB, &shdr) &&
+	       shdr.sh_size > shdr.sh_entsize;
+}
+
+static int elf_obj__build_id(const struct elf_obj *o, struct build_id *bid)
+{
+	const void *p;
+	ssize_t n = dwelf_elf_gnu_build_id(o->elf, &p);
+
+	if (n <= 0)
+		return -ENODATA;
+	bid->size = n > BUILD_ID_MAX ? BUILD_ID_MAX : n;
+	memcpy(bid->data, p, bid->size);
+	return 0;
+}
+
+int filename__read_build_id(const char *path, struct build_id *bid)
+{
+	struct elf_obj o = ELF_OBJ_INIT;
+	int err = elf_obj__open(&o, path);
+
+	if (err)
+		return err;
+	err = elf_obj__build_id(&o, bid);
+	elf_obj__close(&o);
+	return err;
+}
+
+/* A file recorded with a build id is only trusted when its id agrees. */
+static bool elf_obj__matches(const struct elf_obj *o, const struct build_id *want)
+{
+	struct build_id have;
+
+	if (!want)
+		return true;
+	return !elf_obj__build_id(o, &have) && build_id__equal(&have, want);
+}
+
+/*
+ * Where code lies in the file: symbols are kept as file offsets, the
+ * space a sample IP reaches through its mapping's pgoff.
+ */
+#define MAX_LOADS 16
+
+struct load_map {
+	struct {
+		u64 vaddr;
+		u64 memsz;
+		u64 offset;
+	} seg[MAX_LOADS];
+	int nr;
+};
+
+/*
+ * A debug-info-only file's program headers keep the addresses but not
+ * the offsets; assume the usual layout, file offset = address - base.
+ */
+static void load_map__read(struct load_map *lm, const struct elf_obj *o,
+			   bool offsets_valid)
+{
+	size_t i, n;
+	u64 base = 0;
+
+	lm->nr = 0;
+	if (elf_getphdrnum(o->elf, &n))
+		return;
+	for (i = 0; i < n && lm->nr < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(o->elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (!lm->nr)
+			base = ph.p_vaddr & ~(PAGE_SIZE_4K - 1);
+		lm->seg[lm->nr].vaddr = ph.p_vaddr;
+		lm->seg[lm->nr].memsz = ph.p_memsz;
+		lm->seg[lm->nr].offset = offsets_valid ? ph.p_offset :
+					 ph.p_vaddr - base;
+		lm->nr++;
+	}
+}
+
+static u64 load_map__rel(const struct load_map *lm, u64 vaddr)
+{
+	int i;
+
+	for (i = 0; i < lm->nr; i++)
+		if (vaddr >= lm->seg[i].vaddr &&
+		    vaddr < lm->seg[i].vaddr + lm->seg[i].memsz)
+			return vaddr - lm->seg[i].vaddr + lm->seg[i].offset;
+	return vaddr;
+}
+
+/*
+ * Functions, and untyped labels in text sections (hand-written
+ * assembly), that occupy memory at run time.
+ */
+static bool elf_sym__wanted(const struct elf_obj *o, const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	const char *secname;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+
+	if (!sym->st_name || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+		return false;
+	if (type == STT_NOTYPE && (vis == STV_HIDDEN || vis == STV_INTERNAL))
+		return false;
+	scn = elf_getscn(o->elf, sym->st_shndx);
+	if (!scn || !gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
+		return false;
+	if (type != STT_NOTYPE)
+		return true;
+	secname = elf_strptr(o->elf, o->shstrndx, shdr.sh_name);
+	return secname && strstr(secname, "text");
+}
+
+static int builder__add_elf_syms(struct sym_builder *b, const struct elf_obj *o,
+				 u32 sh_type, const struct load_map *lm)
+{
+	GElf_Shdr shdr;
+	Elf_Scn *scn = elf_obj__section_type(o, sh_type, &shdr);
+	Elf_Data *data;
+	size_t i, n;
+	int err;
+
+	if (!scn || !shdr.sh_entsize)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	if (!data)
+		return 0;
+	n = shdr.sh_size / shdr.sh_entsize;
+	for (i = 1; i < n; i++) {
+		const char *name;
+		GElf_Sym sym;
+		u64 start;
+
+		if (!gelf_getsym(data, i, &sym) || !elf_sym__wanted(o, &sym))
+			continue;
+		name = elf_strptr(o->elf, shdr.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		start = load_map__rel(lm, sym.st_value);
+		err = builder__add(b, start, start + sym.st_size, name,
+				   strlen(name), GELF_ST_BIND(sym.st_info), 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The dynamic symbol a PLT relocation refers to. */
+static u32 plt_reloc_sym(Elf_Data *rel, bool rela, size_t i)
+{
+	GElf_Rela ra;
+	GElf_Rel r;
+
+	if (rela)
+		return gelf_getrela(rel, i, &ra) ? GELF_R_SYM(ra.r_info) : 0;
+	return gelf_getrel(rel, i, &r) ? GELF_R_SYM(r.r_info) : 0;
+}
+
+/*
+ * Calls through the PLT show as "callee@plt": one entry per PLT
+ * relocation, in order, after a header the size of an entry (x86).
+ * Entries for relocations without a symbol (IRELATIVE) are "@plt".
+ */
+static int builder__add_plt(struct sym_builder *b, const struct elf_obj *o)
+{
+	GElf_Shdr rel_sh, plt_sh, dyn_sh;
+	Elf_Scn *rel, *dyn, *plt;
+	Elf_Data *rel_data, *dyn_data;
+	bool rela = true;
+	u64 off, size;
+	size_t i, n;
+	char name[1024];
+	int err;
+
+	rel = elf_obj__section(o, ".rela.plt", &rel_sh);
+	if (!rel) {
+		rel = elf_obj__section(o, ".rel.plt", &rel_sh);
+		rela = false;
+	}
+	dyn = elf_obj__section_type(o, SHT_DYNSYM, &dyn_sh);
+	plt = elf_obj__section(o, ".plt", &plt_sh);
+	if (!rel || !dyn || !plt || rel_sh.sh_link != elf_ndxscn(dyn) ||
+	    !rel_sh.sh_entsize || !plt_sh.sh_entsize)
+		return 0;
+	rel_data = elf_getdata(rel, NULL);
+	dyn_data = elf_getdata(dyn, NULL);
+	if (!rel_data || !dyn_data)
+		return 0;
+	size = plt_sh.sh_entsize;
+	off = plt_sh.sh_offset + size;
+	n = rel_sh.sh_size / rel_sh.sh_entsize;
+	for (i = 0; i < n; i++, off += size) {
+		const char *sym_name = NULL;
+		GElf_Sym sym;
+		int len;
+
+		if (gelf_getsym(dyn_data, plt_reloc_sym(rel_data, rela, i), &sym))
+			sym_name = elf_strptr(o->elf, dyn_sh.sh_link, sym.st_name);
+		len = snprintf(name, sizeof(name), "%s@plt",
+			       sym_name ? sym_name : "");
+		if (len >= (int)sizeof(name))
+			len = sizeof(name) - 1;
+		err = builder__add(b, off, off + size, name, len, STB_GLOBAL, 0);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * @syms gives the symbols, @rt (the mapped object, may be @syms or
+ * NULL) the layout and the PLT.
+ */
+static int symtab__from_elf(struct symtab *st, const struct elf_obj *syms,
+			    const struct elf_obj *rt)
+{
+	struct sym_builder b;
+	struct load_map lm;
+	int err;
+
+	err = builder__init(&b);
+	if (err)
+		return err;
+	load_map__read(&lm, rt ? rt : syms, !!rt);
+	err = builder__add_elf_syms(&b, syms,
+				    elf_obj__has_symtab(syms) ? SHT_SYMTAB : SHT_DYNSYM,
+				    &lm);
+	if (!err) {
+		builder__finish(&b, false);
+		/* PLT names come on top, as they would in Linux perf. */
+		if (rt)
+			err = builder__add_plt(&b, rt);
+		builder__sort(&b);
+	}
+	if (!err)
+		err = builder__emit(&b, st, -1, true);
+	builder__exit(&b);
+	return err;
+}
+
+/* Paths under --symfs */
+
+static int join(char *buf, size_t size, const char *a, const char *b,
+		const char *c)
+{
+	int n = snprintf(buf, size, "%s%s%s", a, b, c);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * The file a recorded path names: DIR/path under --symfs DIR, or, when
+ * DIR is a flat collection of files, DIR/basename.  @i picks the
+ * candidate; returns -ENOENT past the last.
+ */
+static int symfs__candidate(const char *path, int i, char *buf, size_t size)
+{
+	const char *symfs = symbol_conf.symfs;
+
+	if (!symfs || !*symfs)
+		return i ? -ENOENT : join(buf, size, "", path, "");
+	if (i == 0)
+		return join(buf, size, symfs, "", path);
+	if (i == 1)
+		return join(buf, size, symfs, "/", base_name(path));
+	return -ENOENT;
+}
+
+int symfs__path(const char *path, char *buf, size_t size)
+{
+	int i, err;
+
+	for (i = 0; !(err = symfs__candidate(path, i, buf, size)); i++)
+		if (!access(buf, R_OK))
+			return 0;
+	return symfs__candidate(path, 0, buf, size);
+}
+
+/*
+ * Opens the first candidate for @path that is an ELF object, matches
+ * @want and, with @need_symtab, has a .symtab.
+ */
+static int open_object(struct elf_obj *o, const char *path,
+		       const struct build_id *want, bool need_symtab,
+		       char *found, size_t found_size)
+{
+	char buf[PATH_MAX];
+	int i;
+
+	for (i = 0; !symfs__candidate(path, i, buf, sizeof(buf)); i++) {
+		if (elf_obj__open(o, buf))
+			continue;
+		if (elf_obj__matches(o, want) &&
+		    (!need_symtab || elf_obj__has_symtab(o))) {
+			if (found)
+				snprintf(found, found_size, "%s", buf);
+			return 0;
+		}
+		elf_obj__close(o);
+	}
+	return -ENOENT;
+}
+
+static int open_build_id_debug(struct elf_obj *o, const struct build_id *bid,
+			       char *found, size_t found_size)
+{
+	char hex[2 * BUILD_ID_MAX + 1], path[PATH_MAX];
+
+	if (build_id__snprintf(bid, hex, sizeof(hex)) < 4)
+		return -ENOENT;
+	if (snprintf(path, sizeof(path), DEBUG_DIR "/.build-id/%.2s/%s.debug",
+		     hex, hex + 2) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return open_object(o, path, bid, true, found, found_size);
+}
+
+/* .gnu_debuglink: beside the object, in .debug/ there, or under DEBUG_DIR. */
+static int open_debuglink(struct elf_obj *o, const char *path,
+			  const struct elf_obj *rt, const struct build_id *want,
+			  char *found, size_t found_size)
+{
+	static const char * const fmt[] = { "%s/%s", "%s/.debug/%s",
+					    DEBUG_DIR "%s/%s" };
+	char dir[PATH_MAX], buf[PATH_MAX];
+	const char *link;
+	GElf_Word crc;
+	size_t i;
+
+	link = dwelf_elf_gnu_debuglink(rt->elf, &crc);
+	if (!link || !*link || strchr(link, '/'))
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base_name(path) - path), path);
+	if (*dir)
+		dir[strlen(dir) - 1] = '\0';	/* drop the trailing slash */
+	for (i = 0; i < ARRAY_SIZE(fmt); i++) {
+		if (snprintf(buf, sizeof(buf), fmt[i], dir, link) >= (int)sizeof(buf))
+			continue;
+		if (!open_object(o, buf, want, true, found, found_size))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* Debug trees that mirror the file system: Fedora's, then Ubuntu's. */
+static int open_debug_tree(struct elf_obj *o, const char *path,
+			   const struct build_id *want, char *found,
+			   size_t found_size)
+{
+	char buf[PATH_MAX];
+
+	if (!join(buf, sizeof(buf), DEBUG_DIR, path, ".debug") &&
+	    !open_object(o, buf, want, true, found, found_size))
+		return 0;
+	if (!join(buf, sizeof(buf), DEBUG_DIR, path, "") &&
+	    !open_object(o, buf, want, true, found, found_size))
+		return 0;
+	return -ENOENT;
+}
+
+int symtab__load_elf(struct symtab *st, const char *path,
+		     const struct build_id *bid, char *found, size_t found_size)
+{
+	struct elf_obj rt = ELF_OBJ_INIT, dbg = ELF_OBJ_INIT;
+	const struct build_id *want = bid && bid->size ? bid : NULL;
+	struct build_id own;
+	bool have_rt, have_dbg = false;
+	char rt_path[PATH_MAX] = "";
+	int err;
+
+	if (found && found_size)
+		found[0] = '\0';
+	have_rt = !open_object(&rt, path, want, false, rt_path, sizeof(rt_path));
+	if (!want && have_rt && !elf_obj__build_id(&rt, &own))
+		want = &own;
+	if (want)
+		have_dbg = !open_build_id_debug(&dbg, want, found, found_size);
+	if (!have_dbg && have_rt)
+		have_dbg = !open_debuglink(&dbg, path, &rt, want, found,
+					   found_size);
+	if (!have_dbg && path[0] == '/')
+		have_dbg = !open_debug_tree(&dbg, path, want, found, found_size);
+	if (!have_dbg && !have_rt)
+		return -ENOENT;
+	if (!have_dbg && found)
+		snprintf(found, found_size, "%s", rt_path);
+	err = symtab__from_elf(st, have_dbg ? &dbg : &rt, have_rt ? &rt : NULL);
+	elf_obj__close(&dbg);
+	elf_obj__close(&rt);
+	return err;
+}
+
+int symtab__load_elf_image(struct symtab *st, const void *image, size_t size,
+			   const struct build_id *bid)
+{
+	struct elf_obj o = ELF_OBJ_INIT;
+	char *copy = malloc(size);
+	int err;
+
+	if (!copy)
+		return -ENOMEM;
+	/* libelf wants a writable image, and the vdso is read-only. */
+	memcpy(copy, image, size);
+	elf_version(EV_CURRENT);
+	o.elf = elf_memory(copy, size);
+	err = elf_obj__setup(&o);
+	if (!err && !elf_obj__matches(&o, bid && bid->size ? bid : NULL))
+		err = -ENOENT;
+	if (!err)
+		err = symtab__from_elf(st, &o, &o);
+	elf_obj__close(&o);
+	free(copy);
+	return err;
+}
+
+/* perf maps and kallsyms: text files of "address ... name" lines */
+
+static char *parse_hex(char *s, u64 *val)
+{
+	char *end;
+
+	errno = 0;
+	*val = strtoull(s, &end, 16);
+	return end == s || errno ? NULL : end;
+}
+
+static int perf_map__line(struct sym_builder *b, char *line)
+{
+	u64 start, size;
+	char *p = parse_hex(line, &start);
+
+	if (p && *p == ' ')
+		p = parse_hex(p + 1, &size);
+	else
+		p = NULL;
+	if (!p || *p != ' ')
+		return 0;	/* not a symbol line: skip it */
+	p++;
+	p[strcspn(p, "\n")] = '\0';
+	return builder__add(b, start, start + size, p, strlen(p), STB_GLOBAL, 0);
+}
+
+int symtab__load_perf_map(struct symtab *st, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	struct sym_builder b;
+	char *line = NULL;
+	size_t cap = 0;
+	int err;
+
+	if (!f)
+		return -errno;
+	err = builder__init(&b);
+	while (!err && getline(&line, &cap, f) > 0)
+		err = perf_map__line(&b, line);
+	free(line);
+	fclose(f);
+	if (!err) {
+		builder__finish(&b, false);
+		err = builder__emit(&b, st, -1, true);
+	}
+	builder__exit(&b);
+	return err;
+}
+
+/* kallsyms */
+
+struct kallsyms_state {
+	struct sym_builder b;
+	char **modules;		/* index + 1 is raw_sym.module */
+	int nr_modules;
+	int last_module;
+	const char *ref_name;
+	u64 ref_found;
+	bool ref_seen;
+	bool any_address;	/* all zero under kptr_restrict */
+};
+
+static int kallsyms__module(struct kallsyms_state *ks, const char *name,
+			    size_t len)
+{
+	char **v;
+	int i;
+
+	if (ks->last_module && !strncmp(ks->modules[ks->last_module - 1], name, len) &&
+	    !ks->modules[ks->last_module - 1][len])
+		return ks->last_module;
+	for (i = 0; i < ks->nr_modules; i++)
+		if (!strncmp(ks->modules[i], name, len) && !ks->modules[i][len])
+			return ks->last_module = i + 1;
+	if (ks->nr_modules >= 0xfffe)
+		return -E2BIG;
+	v = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ks->modules = v;
+	v[ks->nr_modules] = strndup(name, len);
+	if (!v[ks->nr_modules])
+		return -ENOMEM;
+	return ks->last_module = ++ks->nr_modules;
+}
+
+/* "ffffffff81000000 T _text" or "... t nvme_probe\t[nvme]" */
+static int kallsyms__line(struct kallsyms_state *ks, char *line)
+{
+	char type, *name, *mod, *p;
+	int module = 0;
+	size_t len;
+	u64 addr;
+
+	p = parse_hex(line, &addr);
+	if (!p || *p != ' ' || !p[1] || p[2] != ' ')
+		return 0;
+	type = p[1];
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	name = p + 3;
+	len = strcspn(name, "\t\n");
+	if (!len)
+		return 0;
+	mod = name + len;
+	if (mod[0] == '\t' && mod[1] == '[') {
+		module = kallsyms__module(ks, mod + 1, strcspn(mod + 1, "]\n") + 1);
+		if (module < 0)
+			return module;
+	}
+	if (addr)
+		ks->any_address = true;
+	if (!module && ks->ref_name && !ks->ref_seen &&
+	    !strncmp(name, ks->ref_name, len) && !ks->ref_name[len]) {
+		ks->ref_found = addr;
+		ks->ref_seen = true;
+	}
+	return builder__add(&ks->b, addr, addr, name, len,
+			    type == 'W' ? STB_WEAK :
+			    type == 'T' ? STB_GLOBAL : STB_LOCAL, module);
+}
+
+static int kallsyms__read(struct kallsyms_state *ks, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	while (!err && getline(&line, &cap, f) > 0)
+		err = kallsyms__line(ks, line);
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/* Kernel symbols move with the kernel; modules have their own maps. */
+static void kallsyms__relocate(struct kallsyms_state *ks, u64 ref_addr)
+{
+	u64 delta;
+	size_t i;
+
+	if (!ks->ref_seen || !ref_addr || ks->ref_found == ref_addr)
+		return;
+	delta = ks->ref_found - ref_addr;
+	for (i = 0; i < ks->b.nr; i++) {
+		if (ks->b.v[i].module)
+			continue;
+		ks->b.v[i].start -= delta;
+		ks->b.v[i].end -= delta;
+	}
+}
+
+static int kallsyms__emit(struct kallsyms_state *ks, struct symtab *kernel,
+			  kallsyms_module_fn module_table, void *arg)
+{
+	int i, err;
+
+	for (i = 0; i < ks->nr_modules; i++) {
+		struct symtab *mt = module_table ?
+				    module_table(arg, ks->modules[i]) : NULL;
+
+		if (!mt)
+			continue;
+		err = builder__emit(&ks->b, mt, i + 1, false);
+		if (err < 0)
+			return err;
+	}
+	return builder__emit(&ks->b, kernel, 0, true);
+}
+
+int symtab__load_kallsyms(struct symtab *kernel, const char *path,
+			  const char *ref_name, u64 ref_addr,
+			  kallsyms_module_fn module_table, void *arg)
+{
+	struct kallsyms_state ks = { .ref_name = ref_name };
+	int i, err;
+
+	err = builder__init(&ks.b);
+	if (!err)
+		err = kallsyms__read(&ks, path);
+	if (!err && ks.b.nr && !ks.any_address)
+		err = -EPERM;	/* kptr_restrict hid the addresses */
+	if (!err) {
+		builder__finish(&ks.b, true);
+		kallsyms__relocate(&ks, ref_addr);
+		err = kallsyms__emit(&ks, kernel, module_table, arg);
+	}
+	for (i = 0; i < ks.nr_modules; i++)
+		free(ks.modules[i]);
+	free(ks.modules);
+	builder__exit(&ks.b);
+	return err;
+}
