@@ -14,6 +14,7 @@
 #include <perf/parse-events.h>
 #include <perf/strerror.h>
 #include "builtin.h"
+#include "util/build-id.h"
 #include "util/data.h"
 #include "util/event.h"
 #include "util/header.h"
@@ -46,6 +47,7 @@ struct record_cmd {
 	struct record_rings rings;
 	struct record_stats stats;
 	struct perf_data_writer writer;
+	struct build_id_tracker build_ids;
 	struct workload wl;
 	size_t id_size;
 	bool default_event;
@@ -242,9 +244,15 @@ static int record_open(struct record_cmd *cmd)
 	return err;
 }
 
+/* Every record goes to the file and past the build-id tracker. */
 static int record_write(void *ctx, const void *buf, size_t len)
 {
-	return perf_data_writer__write(ctx, buf, len);
+	struct record_cmd *cmd = ctx;
+	int err = perf_data_writer__write(&cmd->writer, buf, len);
+
+	if (err || cmd->writer.pipe)
+		return err;
+	return build_id_tracker__event(&cmd->build_ids, buf);
 }
 
 static int record_add_attrs(struct record_cmd *cmd)
@@ -265,7 +273,7 @@ static int record_add_attrs(struct record_cmd *cmd)
 /* The state of the world before the first sample: tasks and mappings. */
 static int record_synthesize(struct record_cmd *cmd)
 {
-	struct record_sink sink = { record_write, &cmd->writer };
+	struct record_sink sink = { record_write, cmd };
 	struct perf_thread_map *t = cmd->evlist->threads;
 	int i, err;
 
@@ -302,7 +310,7 @@ static int record_finished_round(struct record_cmd *cmd)
 
 static int record_drain(struct record_cmd *cmd)
 {
-	struct record_sink sink = { record_write, &cmd->writer };
+	struct record_sink sink = { record_write, cmd };
 	int n = record_rings__drain(&cmd->rings, &sink, &cmd->stats);
 
 	if (n > 0)
@@ -444,6 +452,8 @@ static int record_run(struct record_cmd *cmd)
 		goto out_write_error;
 	if (cmd->argv && !record_done)
 		workload__wait(&cmd->wl, NULL);
+	if (!cmd->writer.pipe)
+		build_id_tracker__collect(&cmd->build_ids, &cmd->writer.info);
 	err = perf_data_writer__finish(&cmd->writer);
 	if (err)
 		goto out_write_error;
@@ -537,10 +547,16 @@ int cmd_record(int argc, const char **argv)
 		return 1;
 	}
 	record_setup_attrs(&cmd);
+	if (build_id_tracker__init(&cmd.build_ids,
+				   cmd.evlist->first->attr.sample_type)) {
+		perf_evlist__delete(cmd.evlist);
+		return 1;
+	}
 	if (cmd.verbose)
 		fprintf(stderr, "Using %s\n", perf_backend_name(perf_backend()));
 	record_install_signals();
 	ret = record_run(&cmd);
+	build_id_tracker__exit(&cmd.build_ids);
 	record_rings__unmap(&cmd.rings);
 	perf_evlist__delete(cmd.evlist);
 	return ret;

@@ -200,7 +200,9 @@ static int add_test_attrs(struct perf_data_writer *w)
 
 static int add_test_info(struct perf_header_info *info)
 {
-	const char *argv[] = { "record", "-e", "task-clock", "it's" };
+	static const char * const argv[] = {
+		"record", "-e", "task-clock", "it's",
+	};
 	int err;
 
 	err = perf_header_info__set_cmdline(info, 4, argv);
@@ -349,7 +351,7 @@ static int collect(struct perf_session *s, const union perf_event *ev,
 	seen->type[i] = ev->header.type;
 	seen->off[i] = off;
 	seen->attr[i] = attr ? attr->idx : -1;
-	seen->has_sample[i] = sample != NULL;
+	seen->has_sample[i] = sample;
 	if (sample) {
 		seen->sample[i] = *sample;
 		if (sample->callchain) {
@@ -546,39 +548,86 @@ static char *header_text(struct perf_session *s, bool full)
 	return text;
 }
 
+/* Lines of the header; "%s" stands for the hostname. */
+static const char * const header_lines[] = {
+	"# hostname : %s\n",
+	"# event : name = task-clock, , id = { 101, 102 }, type = 1, size = 128, config = 0x1, { sample_period, sample_freq } = 100000, sample_type = IP|TID|TIME|CALLCHAIN|ID|CPU|PERIOD, read_format = ID, comm = 1, sample_id_all = 1, mmap2 = 1\n",
+	" record -e task-clock it\\'s ",
+	"# nrcpus online : ",
+	"# group: {task-clock,cpu-clock}\n",
+	"# time of first sample : 0.000001\n",
+	"# CPU_TOPOLOGY info available, use -I to display\n",
+	"# clockid: monotonic (1)\n",
+	"# missing features: TRACING_DATA NUMA_TOPOLOGY",
+};
+
+/* Each of want[] is in text; a "%s" in it is replaced by arg. */
+static int has_lines(const char *text, const char * const *want, size_t nr,
+		     const char *arg)
+{
+	char line[1024];
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		snprintf(line, sizeof(line), want[i], arg);
+		if (!text || !strstr(text, line)) {
+			printf("    missing: '%s'\n", line);
+			return TEST_FAIL;
+		}
+	}
+	return TEST_OK;
+}
+
 static int check_header_text(struct test_ctx *ctx, struct perf_session *s)
 {
-	char *text = header_text(s, false), line[512];
+	char *text = header_text(s, false);
 	struct utsname uts;
-	int ret = TEST_FAIL;
+	int ret;
 
 	uname(&uts);
-	snprintf(line, sizeof(line), "# hostname : %s\n", uts.nodename);
-	if (!text || !strstr(text, line))
-		goto out;
-	pr_test(ctx, "%s", text);
-	if (!strstr(text, "# event : name = task-clock, , id = { 101, 102 }, type = 1, size = 128, config = 0x1, { sample_period, sample_freq } = 100000, sample_type = IP|TID|TIME|CALLCHAIN|ID|CPU|PERIOD, read_format = ID, comm = 1, sample_id_all = 1, mmap2 = 1\n") ||
-	    !strstr(text, "# cmdline : ") || !strstr(text, " record -e task-clock it\\'s \n") ||
-	    !strstr(text, "# nrcpus online : ") ||
-	    !strstr(text, "# group: {task-clock,cpu-clock}\n") ||
-	    !strstr(text, "# time of first sample : 0.000001\n") ||
-	    !strstr(text, "# CPU_TOPOLOGY info available, use -I to display\n") ||
-	    !strstr(text, "# clockid: monotonic (1)\n") ||
-	    !strstr(text, "# missing features: TRACING_DATA NUMA_TOPOLOGY"))
-		goto out;
-	free(text);
-	text = header_text(s, true);
-	if (text && strstr(text, "# sibling threads : ") &&
-	    strstr(text, "# CPU 0: Core ID "))
-		ret = TEST_OK;
-out:
+	pr_test(ctx, "%s", text ? text : "");
+	ret = has_lines(text, header_lines, ARRAY_SIZE(header_lines),
+			uts.nodename);
 	if (ret)
 		printf("header text:\n%s", text ? text : "(none)\n");
+	free(text);
+	if (ret)
+		return ret;
+	text = header_text(s, true);
+	ret = text && strstr(text, "# sibling threads : ") &&
+	      strstr(text, "# CPU 0: Core ID ") ? TEST_OK : TEST_FAIL;
 	free(text);
 	return ret;
 }
 
 /* ---- tests ---- */
+
+static void count_progress(void *ctx, u64 done, u64 total)
+{
+	u64 *calls = ctx;
+
+	calls[0]++;
+	calls[1] = done;
+	calls[2] = total;
+}
+
+/* A full disk: the error comes back from the writer, not a crash. */
+static int check_enospc(struct test_ctx *ctx)
+{
+	struct perf_data_writer w;
+	int fd = open("/dev/full", O_WRONLY), err;
+
+	if (fd < 0)
+		return TEST_OK;
+	err = perf_data_writer__open_fd(&w, fd, false);
+	TEST_ASSERT(ctx, err == -ENOSPC, "file mode on /dev/full: %d", err);
+	err = perf_data_writer__open_fd(&w, fd, true);
+	if (!err)
+		err = write_content(&w, 0);
+	close(fd);
+	TEST_ASSERT(ctx, err == -ENOSPC, "pipe mode on /dev/full: %d", err);
+	return TEST_OK;
+}
 
 int test__data_file(struct test_ctx *ctx)
 {
@@ -586,19 +635,24 @@ int test__data_file(struct test_ctx *ctx)
 	struct perf_session s;
 	struct seen seen = { 0 };
 	struct stat st, old;
+	u64 calls[3] = { 0 };
 	int ret = TEST_FAIL, err;
 
 	err = write_test_file(path, 0);
 	TEST_ASSERT(ctx, !err, "writing %s: %s", path, strerror(-err));
 	err = perf_session__open(&s, path);
 	TEST_ASSERT(ctx, !err, "open: %s", perf_session__error(&s));
+	s.progress = count_progress;
+	s.progress_ctx = calls;
 	if (!*perf_session__warning(&s) && !check_attrs(ctx, &s) &&
 	    !check_info(ctx, &s.info, false) &&
 	    !perf_session__for_each_event(&s, collect, &seen) &&
 	    !check_records(ctx, &seen, s.data_offset) &&
 	    s.stats.nr_events[0] == 10 &&
 	    s.stats.nr_events[PERF_RECORD_SAMPLE] == 6 &&
-	    s.attrs[0].nr_samples == 3 && !check_header_text(ctx, &s))
+	    s.attrs[0].nr_samples == 3 && !check_header_text(ctx, &s) &&
+	    calls[0] == 1 && calls[1] == calls[2] &&
+	    calls[2] == s.header.data.size)
 		ret = TEST_OK;
 	if (*perf_session__warning(&s))
 		printf("    unexpected warning: %s\n", perf_session__warning(&s));
@@ -626,7 +680,7 @@ int test__data_file(struct test_ctx *ctx)
 		free(b);
 	}
 	tmp_cleanup();
-	return ret;
+	return ret ? ret : check_enospc(ctx);
 }
 
 static int read_pipe_session(struct test_ctx *ctx, struct perf_session *s)
@@ -944,6 +998,61 @@ int test__data_garbage(struct test_ctx *ctx)
 	return ret;
 }
 
+#define KILLED_SAMPLES 20000
+
+/*
+ * A writer that dies without finishing leaves a header whose data.size
+ * covers the whole records it flushed, which therefore read cleanly.
+ */
+static int check_killed_writer(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("perf.data");
+	struct tsample t = samples[0];
+	struct seen seen = { .stop_after = MAX_SEEN - 1 };
+	struct perf_data_writer w;
+	struct perf_session s;
+	int status, err, i;
+	pid_t pid = fork();
+
+	TEST_ASSERT(ctx, pid >= 0, "fork");
+	if (!pid) {
+		struct perf_fbuf b = { 0 };
+
+		err = perf_data_writer__open(&w, path);
+		if (!err)
+			err = add_test_attrs(&w);
+		for (i = 0; i < KILLED_SAMPLES && !err; i++) {
+			b.len = 0;
+			t.time = 1000 + i;
+			put_sample(&b, &t);
+			/* Odd pieces, so that flushes fall inside records. */
+			err = perf_data_writer__write(&w, b.data, 33) ||
+			      perf_data_writer__write(&w, b.data + 33,
+						      b.len - 33);
+		}
+		_exit(err ? 1 : 0);
+	}
+	TEST_ASSERT(ctx, waitpid(pid, &status, 0) == pid &&
+		    WIFEXITED(status) && !WEXITSTATUS(status), "writer failed");
+	err = perf_session__open(&s, path);
+	TEST_ASSERT(ctx, !err, "open: %s", perf_session__error(&s));
+	err = perf_session__for_each_event(&s, collect, &seen);
+	pr_test(ctx, "killed writer: data.size %llu, read %d: %s\n",
+		s.header.data.size, err, perf_session__error(&s));
+	/* The collector stops early on purpose, with -EINTR. */
+	TEST_ASSERT(ctx, err == -EINTR && s.header.data.size &&
+		    s.header.data.size % 80 == 0 && !*perf_session__warning(&s),
+		    "data.size %llu, read %d, warning '%s'", s.header.data.size,
+		    err, perf_session__warning(&s));
+	seen.stop_after = 0;
+	seen.nr = 0;
+	err = perf_session__for_each_event(&s, collect, &seen);
+	TEST_ASSERT(ctx, err == -E2BIG && s.stats.nr_events[0] == MAX_SEEN + 1,
+		    "second pass %d", err);
+	perf_session__close(&s);
+	return TEST_OK;
+}
+
 int test__data_unfinished(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("perf.data");
@@ -977,6 +1086,8 @@ int test__data_unfinished(struct test_ctx *ctx)
 		printf("    warning '%s', read %d, %d records\n",
 		       perf_session__warning(&s), err, seen.nr);
 	perf_session__close(&s);
+	if (!ret)
+		ret = check_killed_writer(ctx);
 	tmp_cleanup();
 	return ret;
 }
@@ -1163,8 +1274,8 @@ int test__data_ids(struct test_ctx *ctx)
 			err = perf_session__find_attr(&s, spread_id(k, i)) !=
 			      &s.attrs[k];
 	if (!err)
-		err = perf_session__find_attr(&s, 4096 + 1) != NULL ||
-		      perf_session__find_attr(&s, (4ULL << 40)) != NULL;
+		err = perf_session__find_attr(&s, 4096 + 1) ||
+		      perf_session__find_attr(&s, (4ULL << 40));
 	if (!err)
 		err = perf_session__for_each_event(&s, collect, &seen);
 	for (i = 0; i < 30 && !err; i++)
@@ -1193,42 +1304,37 @@ static char *dump_text(struct perf_session *s, bool ordered, int *ret)
 	return text;
 }
 
+/* The dump of the test file; "%s" stands for its path. */
+static const char * const dump_lines[] = {
+	"\n0x1a8@%s [0x40]: event: 3\n.\n. ... raw event: size 64 bytes\n",
+	".  0000:  03 00 00 00 00 00 40 00 64 00 00 00 64 00 00 00  ......@.d...d...\n",
+	"0 900 0x1a8 [0x40]: PERF_RECORD_COMM: test-comm:100/100\n",
+	"1 950 0x1e8 [0x78]: PERF_RECORD_MMAP2 100/100: [0x400000(0x10000) @ 0 08:01 1234 0]: r-xp /usr/bin/test\n",
+	"0 1000 0x260 [0x50]: PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401000 period: 100000 addr: 0\n",
+	"... FP chain: nr:2\n.....  0: 0000000000401000\n.....  1: 0000000000402000\n",
+	"0 0 0x350 [0x8]: PERF_RECORD_FINISHED_ROUND\n",
+	"\nAggregated stats:\n           TOTAL events:         10\n",
+	"            COMM events:          1  (10.0%%)\n",
+	"          SAMPLE events:          6  (60.0%%)\n",
+	"task-clock stats:\n          SAMPLE events:          3\n",
+};
+
 int test__data_dump(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("perf.data");
 	struct perf_session s;
-	char line[512], *text;
-	int err, ret = TEST_FAIL;
-	u64 off;
+	char *text;
+	int err, ret;
 
 	TEST_ASSERT(ctx, !write_test_file(path, 0), "write");
 	err = perf_session__open(&s, path);
 	TEST_ASSERT(ctx, !err, "open: %s", perf_session__error(&s));
+	TEST_ASSERT(ctx, s.data_offset == 0x1a8, "data at %#llx",
+		    s.data_offset);
 	text = dump_text(&s, true, &err);
-	TEST_ASSERT(ctx, text && !err, "dump %d", err);
-	pr_test(ctx, "%s", text);
-	off = s.data_offset;
-	snprintf(line, sizeof(line),
-		 "\n%#llx@%s [0x40]: event: 3\n.\n. ... raw event: size 64 bytes\n"
-		 ".  0000:  03 00 00 00 00 00 40 00 64 00 00 00 64 00 00 00  ......@.d...d...\n",
-		 off, path);
-	if (!strstr(text, line))
-		goto out;
-	snprintf(line, sizeof(line),
-		 "0 900 %#llx [0x40]: PERF_RECORD_COMM: test-comm:100/100\n",
-		 off);
-	if (!strstr(text, line) ||
-	    !strstr(text, "1 950 0x1e8 [0x78]: PERF_RECORD_MMAP2 100/100: [0x400000(0x10000) @ 0 08:01 1234 0]: r-xp /usr/bin/test\n") ||
-	    !strstr(text, "0 1000 0x260 [0x50]: PERF_RECORD_SAMPLE(IP, 0x2): 100/100: 0x401000 period: 100000 addr: 0\n... FP chain: nr:2\n.....  0: 0000000000401000\n.....  1: 0000000000402000\n") ||
-	    !strstr(text, "0 0 0x350 [0x8]: PERF_RECORD_FINISHED_ROUND\n") ||
-	    !strstr(text, "\nAggregated stats:\n           TOTAL events:         10\n            COMM events:          1  (10.0%)\n") ||
-	    !strstr(text, "          SAMPLE events:          6  (60.0%)\n") ||
-	    !strstr(text, "task-clock stats:\n          SAMPLE events:          3\n"))
-		goto out;
-	ret = TEST_OK;
-out:
-	if (ret)
-		printf("dump:\n%s\nlacks:\n%s\n", text, line);
+	pr_test(ctx, "%s", text ? text : "");
+	ret = err ? TEST_FAIL : has_lines(text, dump_lines,
+					  ARRAY_SIZE(dump_lines), path);
 	free(text);
 	perf_session__close(&s);
 	tmp_cleanup();
@@ -1395,8 +1501,6 @@ static int write_data_records(struct perf_data_writer *w, int nr)
  */
 int workload_write_data(int argc, const char **argv)
 {
-	const char *args[] = { "test", "-w", "write-data",
-			       argc > 0 ? argv[0] : "" };
 	struct perf_counter_attr a;
 	struct perf_data_writer w;
 	u64 ids[2] = { 1000, 1001 };
@@ -1414,8 +1518,16 @@ int workload_write_data(int argc, const char **argv)
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_ID;
 	a.read_format = PERF_FORMAT_ID;
-	a.disabled = a.inherit = a.mmap = a.comm = a.enable_on_exec = 1;
-	a.task = a.sample_id_all = a.exclude_guest = a.mmap2 = 1;
+	/* What perf record asks for, so that the file looks like its. */
+	a.disabled = 1;
+	a.inherit = 1;
+	a.mmap = 1;
+	a.comm = 1;
+	a.enable_on_exec = 1;
+	a.task = 1;
+	a.sample_id_all = 1;
+	a.exclude_guest = 1;
+	a.mmap2 = 1;
 	a.comm_exec = 1;
 	err = perf_data_writer__open(&w, argv[0]);
 	if (err) {
@@ -1423,16 +1535,17 @@ int workload_write_data(int argc, const char **argv)
 			strerror(-err));
 		return 1;
 	}
-	err = perf_header_info__set_cmdline(&w.info, 4, args);
+	err = perf_header_info__set_cmdline(&w.info, 4, (const char *[]) {
+					    "test", "-w", "write-data", argv[0],
+					    });
 	if (!err)
 		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids, 2);
 	if (!err)
 		err = write_data_records(&w, nr);
-	if (err) {
+	if (err)
 		perf_data_writer__abort(&w);
-	} else {
+	else
 		err = perf_data_writer__finish(&w);
-	}
 	if (err) {
 		fprintf(stderr, "write-data: %s: %s\n", argv[0], strerror(-err));
 		return 1;

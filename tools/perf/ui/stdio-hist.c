@@ -115,6 +115,23 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 	}
 }
 
+/*
+ * Width a value asks of its column.  Names of tasks count with the
+ * task's latest name, as Linux perf sizes them; an older, longer name
+ * is then cut to the column, so both tools print the same columns.
+ */
+static int key_width(enum sort_key k, const struct hist_entry *e,
+		     const char *value)
+{
+	const char *latest = e->thread_comm ? *e->thread_comm : NULL;
+
+	if (latest && k == SORT_COMM)
+		return strlen(latest);
+	if (latest && k == SORT_PID)
+		return strlen(latest) + 8;
+	return strlen(value);
+}
+
 static void compute_widths(const struct hists *h, struct hist_entry **v,
 			   size_t n, int *width)
 {
@@ -129,7 +146,7 @@ static void compute_widths(const struct hists *h, struct hist_entry **v,
 			int len;
 
 			key_value(h->cfg.keys[k], v[i], buf, sizeof(buf));
-			len = strlen(buf);
+			len = key_width(h->cfg.keys[k], v[i], buf);
 			if (len > width[k])
 				width[k] = len;
 		}
@@ -191,6 +208,8 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 		bool last = k == h->cfg.nr_keys - 1;
 
 		key_value(h->cfg.keys[k], e, buf, sizeof(buf));
+		if (h->cfg.keys[k] == SORT_COMM || h->cfg.keys[k] == SORT_PID)
+			buf[strnlen(buf, width[k])] = '\0';
 		if (last)
 			fprintf(out, "  %s", buf);
 		else

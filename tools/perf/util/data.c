@@ -200,44 +200,49 @@ static void scan_check(struct perf_data_writer *w)
 /* Bytes of the record in carry that the scan must see. */
 static u32 scan_want(const struct perf_data_writer *w)
 {
-	const struct perf_counter_header *h = (const void *)w->scan.carry;
+	struct perf_counter_header h;
 
-	if (w->scan.have < sizeof(*h) || h->size < sizeof(*h))
-		return sizeof(*h);
-	if (h->type == PERF_RECORD_AUXTRACE ||
-	    h->type == PERF_RECORD_HEADER_TRACING_DATA)
-		return h->size < 16 ? h->size : 16;
-	if (h->type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0)
-		return sizeof(*h);
-	return h->size < w->scan.need ? h->size : w->scan.need;
+	if (w->scan.have < sizeof(h))
+		return sizeof(h);
+	memcpy(&h, w->scan.carry, sizeof(h));
+	if (h.size < sizeof(h))
+		return sizeof(h);
+	if (h.type == PERF_RECORD_AUXTRACE ||
+	    h.type == PERF_RECORD_HEADER_TRACING_DATA)
+		return h.size < 16 ? h.size : 16;
+	if (h.type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0)
+		return sizeof(h);
+	return h.size < w->scan.need ? h.size : w->scan.need;
 }
 
-/* The whole length of the record at rec (with any payload), 0 if bad. */
+/*
+ * The whole length of the record at rec (with any payload), 0 if bad.
+ * rec may sit anywhere in the caller's buffer: read it with memcpy.
+ */
 static u64 scan_take(struct perf_data_writer *w, const u8 *rec)
 {
-	const struct perf_counter_header *h = (const void *)rec;
-	u64 t;
+	struct perf_counter_header h;
+	u64 t, payload = 0;
 
-	if (h->size < sizeof(*h))
+	memcpy(&h, rec, sizeof(h));
+	if (h.size < sizeof(h))
 		return 0;
-	if (h->size >= 16 && (h->type == PERF_RECORD_AUXTRACE ||
-			      h->type == PERF_RECORD_HEADER_TRACING_DATA)) {
-		u64 payload = 0;
-
-		memcpy(&payload, rec + 8, h->type == PERF_RECORD_AUXTRACE ?
+	if (h.size >= 16 && (h.type == PERF_RECORD_AUXTRACE ||
+			     h.type == PERF_RECORD_HEADER_TRACING_DATA)) {
+		memcpy(&payload, rec + 8, h.type == PERF_RECORD_AUXTRACE ?
 		       sizeof(u64) : sizeof(u32));
-		return h->size + payload;
+		return h.size + payload;
 	}
-	if (h->type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0 ||
-	    h->size < w->scan.need)
-		return h->size;
-	memcpy(&t, rec + sizeof(*h) + w->scan.time_pos * sizeof(u64),
+	if (h.type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0 ||
+	    h.size < w->scan.need)
+		return h.size;
+	memcpy(&t, rec + sizeof(h) + w->scan.time_pos * sizeof(u64),
 	       sizeof(t));
 	if (!w->scan.samples++ || t < w->scan.first)
 		w->scan.first = t;
 	if (t > w->scan.last)
 		w->scan.last = t;
-	return h->size;
+	return h.size;
 }
 
 static void scan_skip(struct perf_data_writer *w, const u8 **p, size_t *len)
@@ -735,8 +740,10 @@ u64 perf_data_writer__bytes(const struct perf_data_writer *w)
 
 /* ---- reading: messages ---- */
 
+/* Format checking of the message helpers' arguments. */
 #ifndef __printf
-#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __printf(a, b) \
+	__attribute__((format(printf, a, b)))
 #endif
 
 static __printf(2, 3) void set_error(struct perf_session *s,
@@ -1270,12 +1277,12 @@ static int data_error(struct perf_session *s, u64 pos, const char *what,
 
 static const char *cut_short(const struct perf_session *s)
 {
-	static const char killed[] =
-		"the data ends inside a record (the recording was killed while writing)";
-	static const char cut[] =
-		"the data ends inside a record: the file is cut short (disk full, or the recording was killed?)";
+	static const char * const msg[] = {
+		"the data ends inside a record: the file is cut short (disk full, or the recording was killed?)",
+		"the data ends inside a record (the recording was killed while writing)",
+	};
 
-	return s->unfinished ? killed : cut;
+	return msg[s->unfinished];
 }
 
 /*
@@ -1601,6 +1608,11 @@ int perf_session__open_fd(struct perf_session *s, int fd, const char *name)
 		set_error(s, "%s: %s", s->name, strerror(errno));
 		return -errno;
 	}
+	if (S_ISDIR(st.st_mode)) {
+		set_error(s, "%s is a directory (perf record --dir?): this perf reads perf.data files only",
+			  s->name);
+		return -EISDIR;
+	}
 	if (S_ISREG(st.st_mode) && !st.st_size) {
 		set_error(s, "zero-sized file (%s), nothing to do!", s->name);
 		return PERF_SESSION_EMPTY;
@@ -1810,6 +1822,18 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	return fn(s, ev, shown_offset(s, pos), &sample, attr, ctx);
 }
 
+#define PROGRESS_STEP (16ULL * 1024 * 1024)
+
+static void progress(struct perf_session *s, u64 pos, bool done)
+{
+	u64 total = s->stream ? 0 : s->data_end - s->data_offset;
+
+	if (!s->progress || (!done && pos < s->progress_next))
+		return;
+	s->progress_next = pos + PROGRESS_STEP;
+	s->progress(s->progress_ctx, pos - s->data_offset, total);
+}
+
 static void reset_stats(struct perf_session *s)
 {
 	u32 i;
@@ -1826,6 +1850,7 @@ static int begin_pass(struct perf_session *s)
 		return -EALREADY;
 	}
 	s->finished = s->stream;
+	s->progress_next = s->data_offset + PROGRESS_STEP;
 	reset_stats(s);
 	return 0;
 }
@@ -1854,7 +1879,9 @@ int perf_session__process_events(struct perf_session *s,
 		if (!ret)
 			ret = deliver(s, rec, pos, fn, ctx);
 		pos += total;
+		progress(s, pos, false);
 	}
+	progress(s, pos, true);
 	return end_pass(s, ret);
 }
 
@@ -2032,6 +2059,8 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	struct oe_event *sorted, *merged;
 	int ret = 0;
 
+	if (!n)
+		return 0;
 	/* The sort ping-pongs between incoming and tmp; the merge goes
 	 * into whichever of them does not hold the sorted run.
 	 */
@@ -2140,6 +2169,7 @@ int perf_session__process_events_ordered(struct perf_session *s,
 		if (!ret)
 			ret = ordered_one(s, rec, pos, fn, ctx);
 		pos += total;
+		progress(s, pos, false);
 	}
 	/* After a data error, what came before it still goes out. */
 	if (!ret || ret == -EBADMSG) {
@@ -2153,6 +2183,7 @@ int perf_session__process_events_ordered(struct perf_session *s,
 	}
 	queue_free(s->queue);
 	s->queue = NULL;
+	progress(s, pos, true);
 	return end_pass(s, ret);
 }
 

@@ -195,6 +195,14 @@ struct perf_session {
 	struct perf_session_stats stats;
 	struct perf_session_queue *queue;
 
+	/*
+	 * Set after open to show progress: called every few MiB of
+	 * records read and at the end; total is 0 for a pipe.
+	 */
+	void (*progress)(void *ctx, u64 done, u64 total);
+	void *progress_ctx;
+	u64 progress_next;
+
 	char errmsg[512];
 	char warnmsg[1024];
 };

@@ -8,6 +8,7 @@
  * feature, never the session.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -1191,6 +1192,48 @@ static int collect_topology(struct perf_header_info *info)
 	return 0;
 }
 
+/* The PMUs the kernel registered, as perf lists them: readdir order. */
+static int collect_pmu_mappings(struct perf_header_info *info)
+{
+	DIR *dir = opendir("/sys/bus/event_source/devices");
+	struct perf_pmu_mapping *m;
+	struct dirent *d;
+	char path[PATH_MAX];
+	int err = 0;
+
+	free_pmu_mappings(info);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir)) != NULL) {
+		char *type;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/event_source/devices/%s/type", d->d_name);
+		type = read_line(path);
+		if (!type)
+			continue;
+		m = realloc(info->pmu_mappings,
+			    (info->nr_pmu_mappings + 1) * sizeof(*m));
+		if (m) {
+			info->pmu_mappings = m;
+			m += info->nr_pmu_mappings;
+			m->type = strtoul(type, NULL, 10);
+			m->name = strdup(d->d_name);
+		}
+		if (!m || !m->name)
+			err = -ENOMEM;
+		else
+			info->nr_pmu_mappings++;
+		free(type);
+	}
+	closedir(dir);
+	if (info->nr_pmu_mappings)
+		perf_feat_set(info->features, HEADER_PMU_MAPPINGS);
+	return err;
+}
+
 static void set_string(struct perf_header_info *info, int feat, char **dst,
 		       const char *val)
 {
@@ -1238,11 +1281,11 @@ int perf_header_info__collect(struct perf_header_info *info,
 	}
 	if (info->nr_sibling_cores || info->nr_sibling_threads)
 		perf_feat_set(info->features, HEADER_CPU_TOPOLOGY);
-	return 0;
+	return collect_pmu_mappings(info);
 }
 
 int perf_header_info__set_cmdline(struct perf_header_info *info, int argc,
-				  const char **argv)
+				  const char * const *argv)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -243,7 +243,8 @@ void perf_header_info__exit(struct perf_header_info *info);
 /*
  * Fill the system features from the running machine: hostname,
  * osrelease, arch (uname), nrcpus, cpudesc and cpuid (/proc/cpuinfo),
- * total memory (/proc/meminfo), the CPU topology (sysfs), and version.
+ * total memory (/proc/meminfo), the CPU topology and the PMU mappings
+ * (sysfs), and version.
  * What cannot be read is left out, its bit clear.
  */
 int perf_header_info__collect(struct perf_header_info *info,
@@ -254,7 +255,7 @@ int perf_header_info__collect(struct perf_header_info *info,
  * then argv as the command saw it (argv[0] = "record").
  */
 int perf_header_info__set_cmdline(struct perf_header_info *info, int argc,
-				  const char **argv);
+				  const char * const *argv);
 
 int perf_header_info__add_build_id(struct perf_header_info *info,
 				   const char *filename, s32 pid, u16 cpumode,

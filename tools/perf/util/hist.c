@@ -172,6 +172,7 @@ static struct hist_entry *hists__findnew(struct hists *h, const char *comm,
 	if (!e)
 		return NULL;
 	e->comm = comm;
+	e->thread_comm = h->cur_thread_comm;
 	e->pid = pid;
 	e->cpu = cpu;
 	e->frame = *f;
@@ -286,6 +287,7 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
 	struct hist_entry *self;
 
+	h->cur_thread_comm = s->thread_comm;
 	h->total_period += s->period;
 	h->nr_samples++;
 	self = add_self(h, s);

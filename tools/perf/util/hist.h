@@ -33,6 +33,7 @@ struct hist_frame {
 
 struct hist_sample {
 	const char *comm;	/* interned: equal names, equal pointers */
+	const char * const *thread_comm;	/* the thread's latest name */
 	u32 pid;
 	u32 tid;
 	int cpu;
@@ -51,6 +52,7 @@ struct callchain_node {
 
 struct hist_entry {
 	const char *comm;
+	const char * const *thread_comm;
 	u32 pid;
 	int cpu;
 	struct hist_frame frame;
@@ -85,6 +87,7 @@ struct hists {
 	u64 total_period;
 	u64 nr_samples;
 	u64 sample_seq;
+	const char * const *cur_thread_comm;	/* of the sample being added */
 	struct arena *arena;
 	const char **interned;		/* open addressing */
 	size_t intern_size;

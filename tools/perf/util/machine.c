@@ -136,7 +136,9 @@ static int maps__copy(struct maps *dst, const struct maps *src)
 {
 	if (maps__reserve(dst, src->nr))
 		return -ENOMEM;
-	memcpy(dst->entries, src->entries, src->nr * sizeof(*src->entries));
+	if (src->nr)
+		memcpy(dst->entries, src->entries,
+		       src->nr * sizeof(*src->entries));
 	dst->nr = src->nr;
 	dst->gen = ++next_gen;
 	return 0;
@@ -321,7 +323,11 @@ static struct thread *machine__new_thread(struct machine *m, u32 pid, u32 tid)
 	t->pid = pid;
 	t->tid = tid;
 	t->ppid = NO_PID;
-	snprintf(comm, sizeof(comm), ":%d", (int)tid);
+	/* The idle task has no COMM record; it is known as swapper. */
+	if (tid == 0)
+		snprintf(comm, sizeof(comm), "swapper");
+	else
+		snprintf(comm, sizeof(comm), ":%d", (int)tid);
 	t->comm = machine__intern_comm(m, comm);
 	if (!t->comm || machine__thread_maps(m, t) ||
 	    machine__set_thread(m, t))

@@ -192,13 +192,12 @@ static int resolve_chain(struct report *r, const struct perf_sample *s,
 		struct addr_location al;
 		u64 ip = cc->ips[i];
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			machine__resolve_callchain_ip(&r->machine, t, &cpumode,
-						      ip, &al);
+		/* A marker switches modes; an unknown one spoils the chain. */
+		if (machine__resolve_callchain_ip(&r->machine, t, &cpumode,
+						  ip, &al) < 0)
+			return 0;
+		if (ip >= PERF_CONTEXT_MAX)
 			continue;
-		}
-		machine__resolve_callchain_ip(&r->machine, t, &cpumode, ip,
-					      &al);
 		if (!frame_wanted(r, al.cpumode))
 			continue;
 		frame_from_al(&r->chain[n], &al);
@@ -226,6 +225,7 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 		return 0;
 	}
 	hs.comm = hists__intern(h, t ? t->comm : ":-1");
+	hs.thread_comm = t ? &t->comm : NULL;
 	hs.pid = s->pid;
 	hs.tid = s->tid;
 	hs.cpu = s->cpu;

@@ -22,6 +22,7 @@
 #include <libelf.h>
 #include <elfutils/libdwelf.h>
 #include "arena.h"
+#include "demangle.h"
 #include "symbol.h"
 
 struct symbol_conf symbol_conf;
@@ -96,6 +97,47 @@ static void builder__exit(struct sym_builder *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/*
+ * Names go into the pool readable: C++ names demangled (without their
+ * parameters, as reports show them), keeping an "@plt" or version
+ * suffix.
+ */
+static const char *add_name(struct strpool *pool, const char *name,
+			    size_t len)
+{
+	char buf[1024], *out, *suffix;
+	const char *ret;
+	size_t n;
+
+	if (len < 3 || strncmp(name, "_Z", 2) || len >= sizeof(buf))
+		return strpool__add(pool, name, len);
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	suffix = strchr(buf, '@');
+	if (suffix)
+		*suffix = '\0';
+	out = demangle_cxx(buf);
+	if (!out)
+		return strpool__add(pool, name, len);
+	n = strlen(out);
+	if (suffix) {
+		char *joined;
+
+		*suffix = '@';
+		joined = realloc(out, n + strlen(suffix) + 1);
+		if (!joined) {
+			free(out);
+			return NULL;
+		}
+		out = joined;
+		strcpy(out + n, suffix);
+		n += strlen(suffix);
+	}
+	ret = strpool__add(pool, out, n);
+	free(out);
+	return ret;
+}
+
 static int builder__add(struct sym_builder *b, u64 start, u64 end,
 			const char *name, size_t len, u8 bind, u16 module)
 {
@@ -111,7 +153,7 @@ static int builder__add(struct sym_builder *b, u64 start, u64 end,
 		b->alloc = n;
 	}
 	s = &b->v[b->nr];
-	s->name = strpool__add(&b->pool, name, len);
+	s->name = add_name(&b->pool, name, len);
 	if (!s->name)
 		return -ENOMEM;
 	s->start = start;
@@ -217,7 +259,8 @@ static void builder__dedupe(struct sym_builder *b)
 
 static void builder__sort(struct sym_builder *b)
 {
-	qsort(b->v, b->nr, sizeof(*b->v), raw_sym__cmp);
+	if (b->nr > 1)
+		qsort(b->v, b->nr, sizeof(*b->v), raw_sym__cmp);
 }
 
 /* Sort, size and dedupe what was added so far. */
