@@ -27,32 +27,58 @@ static int cmp_str(const char *a, const char *b)
 
 static const struct hists *sort_hists;
 
-/* Overhead descending, then self, then the keys for a stable order. */
+static int cmp_key(enum sort_key k, const struct hist_entry *a,
+		   const struct hist_entry *b)
+{
+	switch (k) {
+	case SORT_COMM:
+		return cmp_str(a->comm, b->comm);
+	case SORT_PID:
+		return a->pid == b->pid ? 0 : a->pid < b->pid ? -1 : 1;
+	case SORT_DSO:
+		/* Known objects first, "[unknown]" last. */
+		if (a->frame.dso && b->frame.dso)
+			return cmp_str(frame_dso(&a->frame), frame_dso(&b->frame));
+		if (a->frame.dso || b->frame.dso)
+			return a->frame.dso ? -1 : 1;
+		return 0;
+	case SORT_SYM:
+		/* Named symbols first, then raw addresses in order. */
+		if (a->frame.sym_name && b->frame.sym_name)
+			return strcmp(a->frame.sym_name, b->frame.sym_name);
+		if (a->frame.sym_name || b->frame.sym_name)
+			return a->frame.sym_name ? -1 : 1;
+		if (a->frame.addr != b->frame.addr)
+			return a->frame.addr < b->frame.addr ? -1 : 1;
+		return 0;
+	case SORT_CPU:
+		return a->cpu - b->cpu;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Overhead descending (with children: then self); ties in the order of
+ * the sort keys, names alphabetically, as Linux perf orders them.
+ */
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct hist_entry *a = *(struct hist_entry * const *)pa;
 	const struct hist_entry *b = *(struct hist_entry * const *)pb;
 	u64 oa = entry_overhead(sort_hists, a), ob = entry_overhead(sort_hists, b);
-	int c;
+	int i, c;
 
 	if (oa != ob)
 		return oa > ob ? -1 : 1;
 	if (a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	c = cmp_str(a->comm, b->comm);
-	if (c)
-		return c;
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	c = cmp_str(frame_dso(&a->frame), frame_dso(&b->frame));
-	if (c)
-		return c;
-	c = cmp_str(a->frame.sym_name, b->frame.sym_name);
-	if (c)
-		return c;
-	if (a->frame.addr != b->frame.addr)
-		return a->frame.addr < b->frame.addr ? -1 : 1;
-	return a->cpu - b->cpu;
+	for (i = 0; i < sort_hists->cfg.nr_keys; i++) {
+		c = cmp_key(sort_hists->cfg.keys[i], a, b);
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
@@ -63,7 +89,7 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 	if (!v)
 		return NULL;
 	for (i = 0; i < h->size; i++)
-		if (h->table[i])
+		if (h->table[i] && !h->table[i]->filtered)
 			v[n++] = h->table[i];
 	sort_hists = h;
 	qsort(v, n, sizeof(*v), cmp_entries);
@@ -153,6 +179,12 @@ static void compute_widths(const struct hists *h, struct hist_entry **v,
 	}
 }
 
+/* A column every row would show the same in (one filter value). */
+static bool elided(const struct hists *h, int k)
+{
+	return h->cfg.elide & (1u << h->cfg.keys[k]);
+}
+
 static void print_dots(FILE *out, int n)
 {
 	while (n-- > 0)
@@ -168,7 +200,8 @@ static void print_column_header(const struct hists *h, const int *width,
 	if (h->cfg.show_nr_samples)
 		fprintf(out, "  Samples");
 	for (k = 0; k < h->cfg.nr_keys; k++)
-		fprintf(out, "  %-*s", width[k], key_title(h->cfg.keys[k]));
+		if (!elided(h, k))
+			fprintf(out, "  %-*s", width[k], key_title(h->cfg.keys[k]));
 	fprintf(out, "\n# ");
 	print_dots(out, 8);
 	if (h->cfg.children) {
@@ -180,6 +213,8 @@ static void print_column_header(const struct hists *h, const int *width,
 		print_dots(out, 7);
 	}
 	for (k = 0; k < h->cfg.nr_keys; k++) {
+		if (elided(h, k))
+			continue;
 		fprintf(out, "  ");
 		print_dots(out, width[k]);
 	}
@@ -207,6 +242,8 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 	for (k = 0; k < h->cfg.nr_keys; k++) {
 		bool last = k == h->cfg.nr_keys - 1;
 
+		if (elided(h, k))
+			continue;
 		key_value(h->cfg.keys[k], e, buf, sizeof(buf));
 		if (h->cfg.keys[k] == SORT_COMM || h->cfg.keys[k] == SORT_PID)
 			buf[strnlen(buf, width[k])] = '\0';
@@ -236,7 +273,12 @@ static int cmp_nodes(const void *pa, const void *pb)
 
 	if (a->hits != b->hits)
 		return a->hits > b->hits ? -1 : 1;
-	return cmp_str(a->frame.sym_name, b->frame.sym_name);
+	/* Equal branches: by object, then by address, for a stable order. */
+	if (a->frame.dso != b->frame.dso)
+		return cmp_str(frame_dso(&a->frame), frame_dso(&b->frame));
+	if (a->frame.addr != b->frame.addr)
+		return a->frame.addr < b->frame.addr ? -1 : 1;
+	return 0;
 }
 
 /* Children of @n worth showing, biggest first; caller frees. */
@@ -366,10 +408,15 @@ static void print_preamble(const struct hists *h,
 		n /= 1000;
 		unit = 'K';
 	}
+	if (hdr->filter_lines)
+		fputs(hdr->filter_lines, out);
 	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 		(unsigned long long)hdr->lost_samples);
-	fprintf(out, "# Samples: %llu%c of event '%s'\n", (unsigned long long)n,
+	fprintf(out, "# Samples: %llu%c of event '%s'", (unsigned long long)n,
 		unit, hdr->event_name);
+	if (hdr->time_slices)
+		fprintf(out, " (time slices: %s)", hdr->time_slices);
+	fputc('\n', out);
 	fprintf(out, "# Event count (approx.): %llu\n#\n",
 		(unsigned long long)h->total_period);
 }

@@ -1241,18 +1241,27 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 	return 0;
 }
 
+/* Records in a stream need not be aligned: copy their header out. */
+static struct perf_counter_header rec_header(const u8 *rec)
+{
+	struct perf_counter_header h;
+
+	memcpy(&h, rec, sizeof(h));
+	return h;
+}
+
 /* Bytes that follow some records beyond header.size. */
 static u64 payload_size(const u8 *rec)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	u64 v = 0;
 	u32 v32 = 0;
 
-	if (h->type == PERF_RECORD_AUXTRACE && h->size >= 16) {
+	if (h.type == PERF_RECORD_AUXTRACE && h.size >= 16) {
 		memcpy(&v, rec + 8, sizeof(v));
 		return v;
 	}
-	if (h->type == PERF_RECORD_HEADER_TRACING_DATA && h->size >= 12) {
+	if (h.type == PERF_RECORD_HEADER_TRACING_DATA && h.size >= 12) {
 		memcpy(&v32, rec + 8, sizeof(v32));
 		return v32;
 	}
@@ -1356,11 +1365,11 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 /* Kernel records are read as u64 arrays: give them 8-byte alignment. */
 static const union perf_event *aligned(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 
 	if (!((uintptr_t)rec & 7))
 		return (const void *)rec;
-	memcpy(s->scratch, rec, h->size);
+	memcpy(s->scratch, rec, h.size);
 	return (const void *)s->scratch;
 }
 
@@ -1369,24 +1378,24 @@ static const union perf_event *aligned(struct perf_session *s, const u8 *rec)
 static int process_attr_record(struct perf_session *s, const u8 *rec,
 			       u64 pos)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	struct perf_counter_attr attr;
 	u32 asz;
 
-	if (h->size < sizeof(*h) + PERF_ATTR_SIZE_VER0)
+	if (h.size < sizeof(h) + PERF_ATTR_SIZE_VER0)
 		return data_error(s, pos, "an ATTR record too small for an attr",
-				  h);
-	memcpy(&asz, rec + sizeof(*h) + offsetof(struct perf_counter_attr, size),
+				  &h);
+	memcpy(&asz, rec + sizeof(h) + offsetof(struct perf_counter_attr, size),
 	       sizeof(asz));
 	if (!asz)
 		asz = PERF_ATTR_SIZE_VER0;
-	if (asz < PERF_ATTR_SIZE_VER0 || sizeof(*h) + asz > h->size)
+	if (asz < PERF_ATTR_SIZE_VER0 || sizeof(h) + asz > h.size)
 		return data_error(s, pos, "an ATTR record whose attr does not fit it",
-				  h);
+				  &h);
 	memset(&attr, 0, sizeof(attr));
-	memcpy(&attr, rec + sizeof(*h), asz < sizeof(attr) ? asz : sizeof(attr));
-	if (session_add_attr(s, &attr, rec + sizeof(*h) + asz,
-			     (h->size - sizeof(*h) - asz) / sizeof(u64)))
+	memcpy(&attr, rec + sizeof(h), asz < sizeof(attr) ? asz : sizeof(attr));
+	if (session_add_attr(s, &attr, rec + sizeof(h) + asz,
+			     (h.size - sizeof(h) - asz) / sizeof(u64)))
 		return -ENOMEM;
 	name_attrs(s);
 	return 0;
@@ -1395,16 +1404,16 @@ static int process_attr_record(struct perf_session *s, const u8 *rec,
 static void process_feature_record(struct perf_session *s, const u8 *rec,
 				   u64 pos)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	u64 feat;
 
-	if (h->size < sizeof(struct perf_record_header_feature))
+	if (h.size < sizeof(struct perf_record_header_feature))
 		return;
-	memcpy(&feat, rec + sizeof(*h), sizeof(feat));
+	memcpy(&feat, rec + sizeof(h), sizeof(feat));
 	/* HEADER_LAST_FEATURE marks the end of the features. */
 	if (feat == HEADER_LAST_FEATURE)
 		return;
-	if (perf_header__read_feature(&s->info, feat, rec + 16, h->size - 16))
+	if (perf_header__read_feature(&s->info, feat, rec + 16, h.size - 16))
 		add_warning(s, "%s: feature record %s at offset %#llx is malformed; ignored",
 			    s->name, perf_header__feat_name(feat) ?: "?",
 			    pos - (s->pipe ? PIPE_HEADER_SIZE : 0));
@@ -1415,19 +1424,19 @@ static void process_feature_record(struct perf_session *s, const u8 *rec,
 /* PERF_RECORD_EVENT_UPDATE of type NAME: u64 type, u64 id, name. */
 static void process_event_update(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	struct perf_session_attr *a;
 	u64 type, id;
 	char *name;
 
-	if (h->size <= 24)
+	if (h.size <= 24)
 		return;
 	memcpy(&type, rec + 8, sizeof(type));
 	memcpy(&id, rec + 16, sizeof(id));
 	a = perf_session__find_attr(s, id);
 	if (type != 2 || !a)
 		return;
-	name = strndup((const char *)rec + 24, h->size - 24);
+	name = strndup((const char *)rec + 24, h.size - 24);
 	if (!name)
 		return;
 	free(a->own_name);
@@ -1437,11 +1446,11 @@ static void process_event_update(struct perf_session *s, const u8 *rec)
 
 static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	u64 size = payload_size(rec);
 
 	if (!s->stream) {
-		s->tracing_data = rec + h->size;
+		s->tracing_data = rec + h.size;
 		s->tracing_data_size = size;
 		return 0;
 	}
@@ -1449,7 +1458,7 @@ static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 	s->own_tracing_data = malloc(size + 1);
 	if (!s->own_tracing_data)
 		return -ENOMEM;
-	memcpy(s->own_tracing_data, rec + h->size, size);
+	memcpy(s->own_tracing_data, rec + h.size, size);
 	s->tracing_data = s->own_tracing_data;
 	s->tracing_data_size = size;
 	return 0;
@@ -1459,19 +1468,19 @@ static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 static int process_user_record(struct perf_session *s, const u8 *rec,
 			       u64 pos, u64 total)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 
 	if (pos < s->processed_end)
 		return 0;
 	s->processed_end = pos + total;
-	switch (h->type) {
+	switch (h.type) {
 	case PERF_RECORD_HEADER_ATTR:
 		return process_attr_record(s, rec, pos);
 	case PERF_RECORD_HEADER_FEATURE:
 		process_feature_record(s, rec, pos);
 		return 0;
 	case PERF_RECORD_HEADER_BUILD_ID:
-		perf_header__read_build_id_record(&s->info, rec, h->size);
+		perf_header__read_build_id_record(&s->info, rec, h.size);
 		return 0;
 	case PERF_RECORD_EVENT_UPDATE:
 		process_event_update(s, rec);
@@ -1493,15 +1502,15 @@ static int read_prologue(struct perf_session *s)
 	const u8 *rec;
 
 	for (;;) {
-		const struct perf_counter_header *h;
+		struct perf_counter_header h;
 		int ret = next_record(s, pos, 0, &rec, &total);
 
 		if (ret <= 0)
 			return ret == -EBADMSG ? 0 : ret;
-		h = (const void *)rec;
-		if (h->type < PERF_RECORD_USER_TYPE_START ||
-		    h->type == PERF_RECORD_FINISHED_ROUND ||
-		    h->type == PERF_RECORD_FINISHED_INIT)
+		h = rec_header(rec);
+		if (h.type < PERF_RECORD_USER_TYPE_START ||
+		    h.type == PERF_RECORD_FINISHED_ROUND ||
+		    h.type == PERF_RECORD_FINISHED_INIT)
 			return 0;
 		ret = process_user_record(s, rec, pos, total);
 		if (ret)
@@ -1748,7 +1757,8 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 	u64 type;
 
 	*has_time = false;
-	if (attr_of(s, ev, &a))
+	/* The kernel pads every record to 8 bytes; fields are u64 aligned. */
+	if ((ev->header.size & 7) || attr_of(s, ev, &a))
 		return -EINVAL;
 	*attr = a;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
@@ -1780,6 +1790,18 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
+static int decode_error(struct perf_session *s, u64 pos,
+			const union perf_event *ev)
+{
+	if (ev->header.size & 7)
+		return data_error(s, pos,
+				  "a kernel record whose size is not a multiple of 8: the data is corrupt",
+				  &ev->header);
+	return data_error(s, pos,
+			  "a SAMPLE record that does not fit its event's sample_type: the data is corrupt",
+			  &ev->header);
+}
+
 static void count(struct perf_session *s, u32 type)
 {
 	s->stats.nr_events[0]++;
@@ -1809,9 +1831,7 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	}
 	ret = decode(s, ev, &sample, &attr, &has_time);
 	if (ret < 0)
-		return data_error(s, pos,
-				  "a SAMPLE record that does not fit its event's sample_type: the data is corrupt",
-				  &ev->header);
+		return decode_error(s, pos, ev);
 	count(s, ev->header.type);
 	if (ret) {
 		s->stats.nr_unknown_id++;
@@ -2021,8 +2041,8 @@ static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c)
 static const u8 *queue_copy(struct perf_session_queue *q, const u8 *rec,
 			    struct oe_chunk **chunk)
 {
-	const struct perf_counter_header *h = (const void *)rec;
-	size_t len = PERF_ALIGN8(h->size);
+	const struct perf_counter_header h = rec_header(rec);
+	size_t len = PERF_ALIGN8(h.size);
 	struct oe_chunk *c = q->chunk;
 	u8 *dst;
 
@@ -2043,7 +2063,7 @@ static const u8 *queue_copy(struct perf_session_queue *q, const u8 *rec,
 		q->chunk = c;
 	}
 	dst = (u8 *)c->data + c->used;
-	memcpy(dst, rec, h->size);
+	memcpy(dst, rec, h.size);
 	c->used += len;
 	c->live++;
 	*chunk = c;
@@ -2095,9 +2115,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	bool has_time;
 
 	if (decode(s, ev, &sample, &attr, &has_time) < 0)
-		return data_error(s, pos,
-				  "a SAMPLE record that does not fit its event's sample_type: the data is corrupt",
-				  &ev->header);
+		return decode_error(s, pos, ev);
 	if (!has_time)
 		sample.time = q->last_time;
 	/*
@@ -2131,14 +2149,14 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
 		       perf_session_event_fn fn, void *ctx)
 {
-	const struct perf_counter_header *h = (const void *)rec;
+	const struct perf_counter_header h = rec_header(rec);
 	struct perf_session_queue *q = s->queue;
 	int ret;
 
-	if (h->type < PERF_RECORD_USER_TYPE_START)
+	if (h.type < PERF_RECORD_USER_TYPE_START)
 		return queue_record(s, rec, pos, fn, ctx);
 	ret = deliver(s, rec, pos, fn, ctx);
-	if (ret || h->type != PERF_RECORD_FINISHED_ROUND)
+	if (ret || h.type != PERF_RECORD_FINISHED_ROUND)
 		return ret;
 	/* What the previous round saw is complete now. */
 	ret = queue_flush(s, q->next_flush, fn, ctx);

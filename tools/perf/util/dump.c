@@ -324,23 +324,6 @@ static void dump_event_update(FILE *fp, const union perf_event *ev)
 	}
 }
 
-static void dump_build_id(FILE *fp, const union perf_event *ev)
-{
-	const u8 *id = (const u8 *)ev + 12;
-	u32 size = 20, i;
-
-	if (ev->header.size < 36) {
-		fputc('\n', fp);
-		return;
-	}
-	if ((ev->header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) && id[20] <= 20)
-		size = id[20];
-	fprintf(fp, ": pid %d ", (int)rd32(ev, 8));
-	for (i = 0; i < size; i++)
-		fprintf(fp, "%02x", id[i]);
-	fprintf(fp, " %s\n", rd_str(ev, 36));
-}
-
 struct cpu_list {
 	FILE *fp;
 	int first, last;		/* the range being collected */
@@ -399,6 +382,21 @@ static void dump_cpu_map(FILE *fp, const union perf_event *ev)
 	fputc('\n', fp);
 }
 
+/* The words perf prints them with, misspelling included. */
+static void dump_time_conv(FILE *fp, const union perf_event *ev)
+{
+	fprintf(fp, "\n... Time Shift      %llu\n", rd64(ev, 8));
+	fprintf(fp, "... Time Muliplier  %llu\n", rd64(ev, 16));
+	fprintf(fp, "... Time Zero       %llu\n", rd64(ev, 24));
+	/* Newer kernels add the fields from time_cycles on. */
+	if (ev->header.size < 40)
+		return;
+	fprintf(fp, "... Time Cycles     %llu\n", rd64(ev, 32));
+	fprintf(fp, "... Time Mask       %#llx\n", rd64(ev, 40));
+	fprintf(fp, "... Cap Time Zero   %d\n", ((const u8 *)ev)[48]);
+	fprintf(fp, "... Cap Time Short  %d\n", ((const u8 *)ev)[49]);
+}
+
 /* Records perf writes. */
 static void dump_user(FILE *fp, const union perf_event *ev)
 {
@@ -407,6 +405,8 @@ static void dump_user(FILE *fp, const union perf_event *ev)
 	switch (ev->header.type) {
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_BUILD_ID:
 		/* perf ends these lines with the next record's newline. */
 		break;
 	case PERF_RECORD_ID_INDEX:
@@ -415,24 +415,18 @@ static void dump_user(FILE *fp, const union perf_event *ev)
 	case PERF_RECORD_EVENT_UPDATE:
 		dump_event_update(fp, ev);
 		break;
-	case PERF_RECORD_HEADER_BUILD_ID:
-		dump_build_id(fp, ev);
-		break;
 	case PERF_RECORD_THREAD_MAP:
 		v = rd64(ev, 8);
 		fprintf(fp, " nr: %llu thread:", v);
 		for (i = 0; i < v && 16 + (i + 1) * 24 <= ev->header.size; i++)
-			fprintf(fp, " %llu", rd64(ev, 16 + i * 24));
+			fprintf(fp, " %lld", (s64)rd64(ev, 16 + i * 24));
 		fputc('\n', fp);
 		break;
 	case PERF_RECORD_CPU_MAP:
 		dump_cpu_map(fp, ev);
 		break;
 	case PERF_RECORD_TIME_CONV:
-		fprintf(fp, "\n... Time Shift      %llu\n"
-			"... Time Muliplier  %llu\n"
-			"... Time Zero       %llu\n",
-			rd64(ev, 8), rd64(ev, 16), rd64(ev, 24));
+		dump_time_conv(fp, ev);
 		break;
 	default:
 		fputc('\n', fp);
@@ -522,11 +516,13 @@ void perf_dump__stats(const struct perf_session *s, FILE *fp)
 			fprintf(fp, "%16s events: %10llu\n", name,
 				st->nr_events[i]);
 	}
+	/* perf leaves out the events that have no samples. */
 	for (i = 0; i < s->nr_attrs; i++) {
+		if (!s->attrs[i].nr_samples)
+			continue;
 		fprintf(fp, "%s stats:\n", s->attrs[i].name);
-		if (s->attrs[i].nr_samples)
-			fprintf(fp, "%16s events: %10llu\n", "SAMPLE",
-				s->attrs[i].nr_samples);
+		fprintf(fp, "%16s events: %10llu\n", "SAMPLE",
+			s->attrs[i].nr_samples);
 	}
 }
 

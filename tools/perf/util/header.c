@@ -605,27 +605,30 @@ static char **fcur_strv(struct fcur *c, u32 *nr_out)
 int perf_header__read_build_id_record(struct perf_header_info *info,
 				      const void *buf, size_t size)
 {
-	const struct perf_record_header_build_id *rec = buf;
+	struct perf_record_header_build_id rec;
 	struct perf_build_id_entry e;
 	size_t name_len;
 	char *name;
 	int err;
 
-	if (size < sizeof(*rec) || rec->header.size < sizeof(*rec) ||
-	    rec->header.size > size)
+	/* In a pipe the record may be unaligned: copy its fixed part. */
+	if (size < sizeof(rec))
 		return -EINVAL;
-	name_len = rec->header.size - sizeof(*rec);
-	name = strndup(rec->filename, name_len);
+	memcpy(&rec, buf, sizeof(rec));
+	if (rec.header.size < sizeof(rec) || rec.header.size > size)
+		return -EINVAL;
+	name_len = rec.header.size - sizeof(rec);
+	name = strndup((const char *)buf + sizeof(rec), name_len);
 	if (!name)
 		return -ENOMEM;
 	memset(&e, 0, sizeof(e));
-	e.pid = rec->pid;
-	e.cpumode = rec->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	e.pid = rec.pid;
+	e.cpumode = rec.header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	e.size = 20;
-	if ((rec->header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) &&
-	    rec->build_id[20] <= 20)
-		e.size = rec->build_id[20];
-	memcpy(e.build_id, rec->build_id, e.size);
+	if ((rec.header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE) &&
+	    rec.build_id[20] <= 20)
+		e.size = rec.build_id[20];
+	memcpy(e.build_id, rec.build_id, e.size);
 	err = perf_header_info__add_build_id(info, name, e.pid, e.cpumode,
 					     e.build_id, e.size);
 	free(name);

@@ -174,6 +174,8 @@ static struct hist_entry *hists__findnew(struct hists *h, const char *comm,
 	e->comm = comm;
 	e->thread_comm = h->cur_thread_comm;
 	e->pid = pid;
+	e->tid = h->cur_tid;
+	e->filtered = h->cur_filtered;
 	e->cpu = cpu;
 	e->frame = *f;
 	h->table[j] = e;
@@ -233,7 +235,7 @@ static int graph_add(struct hists *h, struct hist_entry *e,
 static struct hist_entry *add_self(struct hists *h,
 				   const struct hist_sample *s)
 {
-	struct hist_entry *e = hists__findnew(h, s->comm, s->pid, s->cpu,
+	struct hist_entry *e = hists__findnew(h, s->comm, s->tid, s->cpu,
 					      &s->ip);
 	int last = s->chain_len - 1;
 
@@ -250,33 +252,41 @@ static struct hist_entry *add_self(struct hists *h,
 
 /*
  * Children: the sample's own entry and every function on its chain get
- * the sample's period once, however often it recurses; a caller's graph
- * shows the way from it down to the leaf.
+ * the sample's period once, however often it recurses.  A caller's graph
+ * shows the way down to the leaf (caller order) or up its own callers
+ * (callee order).
  */
 static int add_children(struct hists *h, const struct hist_sample *s,
 			struct hist_entry *self)
 {
-	int i, err;
+	bool caller = h->cfg.order == CALLCHAIN_CALLER;
+	int n, i, last = s->chain_len - 1, err;
 
 	h->sample_seq++;
 	self->children += s->period;
 	self->last_sample = h->sample_seq;
-	for (i = 0; i < s->chain_len; i++) {
-		struct hist_entry *e = hists__findnew(h, s->comm, s->pid,
-						      s->cpu, &s->chain[i]);
+	/*
+	 * Walk in display order, so that with recursion the occurrence that
+	 * counts is the first one shown: the outermost in caller order.
+	 */
+	for (n = 0; n < s->chain_len; n++) {
+		struct hist_entry *e;
 
+		i = caller ? last - n : n;
+		e = hists__findnew(h, s->comm, s->tid, s->cpu, &s->chain[i]);
 		if (!e)
 			return -ENOMEM;
 		if (e->last_sample == h->sample_seq)
 			continue;
 		e->last_sample = h->sample_seq;
 		e->children += s->period;
-		if (i == 0 || !h->cfg.callchain)
+		if (!h->cfg.callchain)
 			continue;
-		if (h->cfg.order == CALLCHAIN_CALLER)
+		/* Caller order: down to the leaf; callee order: up its callers. */
+		if (caller)
 			err = graph_add(h, e, s->chain, i, 0, -1, s->period);
 		else
-			err = graph_add(h, e, s->chain, 0, i, 1, s->period);
+			err = graph_add(h, e, s->chain, i, last, 1, s->period);
 		if (err)
 			return err;
 	}
@@ -288,6 +298,8 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 	struct hist_entry *self;
 
 	h->cur_thread_comm = s->thread_comm;
+	h->cur_tid = s->tid;
+	h->cur_filtered = s->filtered;
 	h->total_period += s->period;
 	h->nr_samples++;
 	self = add_self(h, s);

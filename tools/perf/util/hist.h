@@ -41,6 +41,7 @@ struct hist_sample {
 	struct hist_frame ip;
 	const struct hist_frame *chain;	/* leaf first, may be NULL */
 	int chain_len;
+	bool filtered;		/* counts, but hides the entries it creates */
 };
 
 struct callchain_node {
@@ -53,7 +54,8 @@ struct callchain_node {
 struct hist_entry {
 	const char *comm;
 	const char * const *thread_comm;
-	u32 pid;
+	u32 pid;			/* the "pid" key: the thread id */
+	u32 tid;
 	int cpu;
 	struct hist_frame frame;
 	u64 self;
@@ -61,6 +63,7 @@ struct hist_entry {
 	u64 nr_samples;
 	struct callchain_node *graph;	/* NULL without call chains */
 	u64 last_sample;		/* dedupe of recursion (children) */
+	bool filtered;			/* created by a hidden sample */
 };
 
 enum callchain_order {
@@ -77,6 +80,8 @@ struct hists_config {
 	double graph_min_pct;	/* hide branches under this (of total) */
 	double percent_limit;	/* hide entries under this */
 	bool show_nr_samples;	/* -n */
+	unsigned int elide;	/* bit per sort_key: column not shown */
+
 };
 
 struct hists {
@@ -88,6 +93,8 @@ struct hists {
 	u64 nr_samples;
 	u64 sample_seq;
 	const char * const *cur_thread_comm;	/* of the sample being added */
+	u32 cur_tid;
+	bool cur_filtered;
 	struct arena *arena;
 	const char **interned;		/* open addressing */
 	size_t intern_size;
@@ -102,6 +109,8 @@ int sort_keys__parse(const char *str, struct hists_config *cfg);
 struct hists_header {
 	const char *event_name;
 	u64 lost_samples;
+	const char *filter_lines;	/* "# comm: sh\n" ..., or NULL */
+	const char *time_slices;	/* "--time" window, or NULL */
 };
 
 void hists__fprintf(struct hists *hists, const struct hists_header *hdr,

@@ -115,22 +115,32 @@ static bool list_has_str(const char *list, const char *s)
 	return false;
 }
 
-static bool sample_passes(const struct report *r, const struct perf_sample *s,
-			  const struct thread *t)
+static bool sample_in_time(const struct report *r, const struct perf_sample *s)
 {
 	const struct report_filter *f = &r->filter;
 
 	if (f->time_start && s->time < f->time_start)
 		return false;
-	if (f->time_end && s->time > f->time_end)
-		return false;
+	return !f->time_end || s->time <= f->time_end;
+}
+
+/*
+ * Display filters, as Linux perf applies them: a sample of another task
+ * or object still counts in the totals and in the children of entries
+ * others made, but the entries it creates are not shown.
+ */
+static bool sample_hidden(const struct report *r, const struct perf_sample *s,
+			  const char *comm, const char *dso)
+{
+	const struct report_filter *f = &r->filter;
+
 	if (f->pids && !list_has_num(f->pids, s->pid))
-		return false;
+		return true;
 	if (f->tids && !list_has_num(f->tids, s->tid))
-		return false;
-	if (f->comms && (!t || !list_has_str(f->comms, t->comm)))
-		return false;
-	return true;
+		return true;
+	if (f->comms && !list_has_str(f->comms, comm))
+		return true;
+	return f->dsos && !list_has_str(f->dsos, dso);
 }
 
 static const char *dso_name(const struct addr_location *al)
@@ -209,6 +219,26 @@ static int resolve_chain(struct report *r, const struct perf_sample *s,
 	return n;
 }
 
+/*
+ * A frame nothing maps has no level of its own; it shows the level of
+ * the frame before it in display order (the sample's for the first),
+ * which is how Linux perf shows it, so reports compare line by line.
+ */
+static void chain_levels(struct report *r, int n, char level)
+{
+	bool caller = r->cfg.order == CALLCHAIN_CALLER;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct hist_frame *f = &r->chain[caller ? n - 1 - i : i];
+
+		if (f->dso)
+			level = f->level;
+		else
+			f->level = level;
+	}
+}
+
 static int report_sample(struct report *r, const struct perf_sample *s,
 			 struct perf_session_attr *attr)
 {
@@ -217,14 +247,13 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	struct addr_location al;
 	struct thread *t;
 
+	/* Outside the time window a sample does not exist for the report. */
+	if (!sample_in_time(r, s))
+		return 0;
 	machine__resolve(&r->machine, s->pid, s->tid, s->cpumode, s->ip, &al);
 	t = al.thread;
-	if (!sample_passes(r, s, t) ||
-	    (r->filter.dsos && !list_has_str(r->filter.dsos, dso_name(&al)))) {
-		r->filtered++;
-		return 0;
-	}
 	hs.comm = hists__intern(h, t ? t->comm : ":-1");
+	hs.filtered = sample_hidden(r, s, hs.comm, dso_name(&al));
 	hs.thread_comm = t ? &t->comm : NULL;
 	hs.pid = s->pid;
 	hs.tid = s->tid;
@@ -232,17 +261,9 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	hs.period = s->period;
 	frame_from_al(&hs.ip, &al);
 	if (attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
-		int i;
-
 		hs.chain_len = resolve_chain(r, s, t);
 		hs.chain = r->chain;
-		/*
-		 * A frame nothing maps is shown at the sample's level, the
-		 * way Linux perf shows it, so reports compare line by line.
-		 */
-		for (i = 0; i < hs.chain_len; i++)
-			if (!r->chain[i].dso)
-				r->chain[i].level = al.level;
+		chain_levels(r, hs.chain_len, al.level);
 		/* With kernel (or user) frames hidden, the leaf moves up. */
 		if (hs.chain_len && r->frames != CALLCHAIN_FRAMES_ALL)
 			hs.ip = r->chain[0];
@@ -295,11 +316,21 @@ static void report_defaults(struct report *r, struct perf_session *s)
 		r->max_stack = REPORT_DEFAULT_MAX_STACK;
 }
 
+static bool single_value(const char *list)
+{
+	return list && *list && !strchr(list, ',');
+}
+
 static int report_setup(struct report *r, struct perf_session *s)
 {
 	u32 i;
 
 	report_defaults(r, s);
+	/* Filtering on one name makes its column say the same on every row. */
+	if (single_value(r->filter.comms))
+		r->cfg.elide |= 1u << SORT_COMM;
+	if (single_value(r->filter.dsos))
+		r->cfg.elide |= 1u << SORT_DSO;
 	if (machine__init(&r->machine))
 		return -ENOMEM;
 	r->nr_hists = s->nr_attrs;
@@ -317,10 +348,26 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 	u32 i;
 
 	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	char lines[512] = "", slices[64] = "";
+	const struct report_filter *f = &r->filter;
+
+	if (r->cfg.elide & (1u << SORT_COMM))
+		snprintf(lines, sizeof(lines), "# comm: %s\n", r->filter.comms);
+	if (r->cfg.elide & (1u << SORT_DSO))
+		snprintf(lines + strlen(lines), sizeof(lines) - strlen(lines),
+			 "# dso: %s\n", r->filter.dsos);
+	if (f->time_start || f->time_end)
+		snprintf(slices, sizeof(slices), "%llu.%06llu,%llu.%06llu",
+			 (unsigned long long)(f->time_start / 1000000000),
+			 (unsigned long long)(f->time_start % 1000000000 / 1000),
+			 (unsigned long long)(f->time_end / 1000000000),
+			 (unsigned long long)(f->time_end % 1000000000 / 1000));
 	for (i = 0; i < s->nr_attrs; i++) {
 		struct hists_header hdr = {
+			.time_slices = slices[0] ? slices : NULL,
 			.event_name = s->attrs[i].name,
 			.lost_samples = r->lost_samples,
+			.filter_lines = lines[0] ? lines : NULL,
 		};
 
 		if (!r->hists[i].nr_samples && s->nr_attrs > 1)

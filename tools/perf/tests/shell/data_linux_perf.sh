@@ -46,9 +46,24 @@ ours=$($PERF test -w dump-data - < "$tmpdir/a.pipe" |
 [ "$ours" -eq "$(linux_samples "$tmpdir/a.pipe")" ] ||
 	fail "pipe on stdin: $ours samples"
 
+# A tracepoint brings TRACING_DATA: a feature in a file, a record with a
+# payload in a pipe.
+dumps="a.data g.data a.pipe"
+tp=/sys/kernel/tracing/events/sched/sched_switch
+[ -d $tp ] || tp=/sys/kernel/debug/tracing/events/sched/sched_switch
+if [ -d $tp ] &&
+   $LPERF record -q -a -e sched:sched_switch -o "$tmpdir/t.data" -- sleep 0.1 2> /dev/null &&
+   $LPERF record -q -a -e sched:sched_switch -o - -- sleep 0.1 > "$tmpdir/t.pipe" 2> /dev/null; then
+	check_count "$tmpdir/t.data" "tracepoint file"
+	check_count "$tmpdir/t.pipe" "tracepoint pipe"
+	dumps="$dumps t.data t.pipe"
+else
+	echo "sched:sched_switch not recordable here: tracepoint files not compared"
+fi
+
 # The whole raw dump equals perf report -D, less what report adds from
 # its symbol tables (thread and dso lines) and its "unhandled!" stubs.
-for f in a.data g.data a.pipe; do
+for f in $dumps; do
 	$LPERF report -D -i "$tmpdir/$f" 2> /dev/null |
 		grep -v '^ \.\.\. thread:\|^ \.\.\.\.\.\. dso:\|^# To display\|^#$\|^: unhandled!$' |
 		sed 's/: unhandled!$//' > "$tmpdir/linux.dump"

@@ -47,6 +47,32 @@ report_rows() {
 	grep -E '^ +[0-9]+\.[0-9]+%' "$1" | sed -e 's/  */ /g' -e 's/^ //' -e 's/ $//' | sort
 }
 
+# Each entry with its call graph as one line, sorted.  Graph lines are
+# compared as a set without the tree's bars: branches of equal weight
+# may come in another order, which moves the bars.
+report_blocks() {
+	grep -v '^#' "$1" | grep -v '^$' | sed -e 's/[|]//g' -e 's/  */ /g' -e 's/ $//' | awk '
+		/^ [0-9]+\.[0-9]+%/ { flush(); head = $0; n = 0; next }
+		{ lines[n++] = $0 }
+		function flush(   i, j, t, out) {
+			if (head == "")
+				return
+			for (i = 0; i < n; i++)
+				for (j = i + 1; j < n; j++)
+					if (lines[j] < lines[i]) { t = lines[i]; lines[i] = lines[j]; lines[j] = t }
+			out = head
+			# Graphs of symbol-less entries hold raw frame
+			# addresses, where Linux perf repeats one address
+			# for the whole chain: compare those by their row.
+			if (head ~ /\] (0x[0-9a-f]+|0+)$/)
+				n = 0
+			for (i = 0; i < n; i++)
+				out = out "|" lines[i]
+			print out
+		}
+		END { flush() }' | sort
+}
+
 # Compare our report with Linux perf's on FILE with the given options.
 same_report() {
 	file=$1
@@ -55,8 +81,13 @@ same_report() {
 		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.err")"
 	"$LINUX_PERF" report -i "$file" --stdio "$@" > "$tmpdir/linux.txt" 2> "$tmpdir/linux.err" ||
 		fail "Linux perf report failed on $file ($*): $(cat "$tmpdir/linux.err")"
-	report_rows "$tmpdir/ours.txt" > "$tmpdir/ours.rows"
-	report_rows "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
+	if [ -n "${COMPARE_GRAPHS:-}" ]; then
+		report_blocks "$tmpdir/ours.txt" > "$tmpdir/ours.rows"
+		report_blocks "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
+	else
+		report_rows "$tmpdir/ours.txt" > "$tmpdir/ours.rows"
+		report_rows "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
+	fi
 	[ -s "$tmpdir/linux.rows" ] || fail "Linux perf printed no rows for $file ($*)"
 	if ! cmp -s "$tmpdir/ours.rows" "$tmpdir/linux.rows"; then
 		echo "report differs on $file with: $*"

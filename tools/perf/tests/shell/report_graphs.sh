@@ -1,0 +1,36 @@
+#!/bin/sh
+# perf report call graphs and filters equal Linux perf's on the same file
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_linux_perf
+
+# A private copy of the workload binaries: a rebuild of perf while the
+# test runs must not change the symbols the file refers to.
+mkdir "$tmpdir/bin"
+cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+wl=$tmpdir/bin/perf
+data=$tmpdir/g.data
+$LINUX_PERF record -q -e cpu-clock -F 4000 -g -o "$data" -- \
+	sh -c "$wl test -w cpuloop 0.3 & $wl test -w threads 2 2000; wait" 2>/dev/null ||
+	fail "Linux perf record failed"
+
+COMPARE_GRAPHS=1
+same_report "$data" --no-children
+same_report "$data" --children
+same_report "$data" --no-children -G
+same_report "$data" --children -g callee
+same_report "$data" --no-children -g graph,0.1,callee
+same_report "$data" --children -g caller,0.05
+COMPARE_GRAPHS=
+same_report "$data" --no-children -g none --comms sh
+same_report "$data" --children -g none --dsos libperf-hot.so,libc.so.6
+pid=$($LINUX_PERF script -i "$data" -F pid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+same_report "$data" --no-children -g none --pid "$pid"
+tid=$($LINUX_PERF script -i "$data" -F tid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR == 2 { print $2 }')
+same_report "$data" --no-children -g none --tid "$tid" --sort pid,sym
+same_report "$data" --no-children -g none -n --percent-limit 2
+# A time window: the middle third of the recording.
+set -- $($LINUX_PERF script -i "$data" -F time 2>/dev/null | tr -d ':' | sort -n | sed -n '1p;$p')
+win=$(awk -v a="$1" -v b="$2" 'BEGIN { d = (b - a) / 3; printf "%.6f,%.6f", a + d, a + 2 * d }')
+same_report "$data" --no-children -g none --time "$win"
+echo ok
