@@ -131,7 +131,11 @@ static int record_setup_maps(struct record_cmd *cmd)
 			goto fail;
 		}
 	} else if (cmd->pid_list || cmd->tid_list) {
-		cpus = perf_cpu_map__new_any();
+		/*
+		 * Per CPU, not "any CPU": the kernel maps no ring buffer for
+		 * an inherited counter that follows a task across CPUs.
+		 */
+		cpus = perf_cpu_map__new_online();
 		threads = cmd->pid_list ?
 			  perf_thread_map__parse_pids(cmd->pid_list) :
 			  perf_thread_map__parse_tids(cmd->tid_list);
@@ -399,17 +403,14 @@ static int record_start(struct record_cmd *cmd)
 			cmd->evlist->threads->tid[0] = cmd->wl.pid;
 	}
 	err = record_open(cmd);
-	if (!err)
-		err = record_rings__mmap(&cmd->rings, cmd->evlist,
-					 cmd->mmap_pages);
-	if (err) {
-		if (err != -EACCES && err != -EPERM && err != -ENOENT &&
-		    err != -EINVAL && err != -EOPNOTSUPP)
-			fprintf(stderr, "perf record: cannot map the ring buffers: %s (try a smaller -m)\n",
-				strerror(-err));
+	if (err)
 		return err;
-	}
-	return 0;
+	err = record_rings__mmap(&cmd->rings, cmd->evlist, cmd->mmap_pages);
+	if (err)
+		fprintf(stderr, "perf record: cannot map the ring buffers: %s%s\n",
+			strerror(-err), err == -EPERM || err == -ENOMEM ?
+			" (the locked-memory limit is too low: try a smaller -m, or raise ulimit -l or perf_event_mlock_kb)" : "");
+	return err;
 }
 
 /* Exit status: the command's, else 0, or 1/255 on failures. */

@@ -1946,10 +1946,19 @@ struct perf_session_queue {
 	struct oe_chunk *spare;
 };
 
+static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c);
+
 static void queue_free(struct perf_session_queue *q)
 {
+	u32 i;
+
 	if (!q)
 		return;
+	/* Records still queued after a stop hold their chunks. */
+	for (i = 0; i < q->nr_pending; i++)
+		chunk_release(q, q->pending[i].chunk);
+	for (i = 0; i < q->nr_incoming; i++)
+		chunk_release(q, q->incoming[i].chunk);
 	free(q->pending);
 	free(q->incoming);
 	free(q->tmp);

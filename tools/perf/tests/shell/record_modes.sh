@@ -1,0 +1,84 @@
+#!/bin/sh
+# perf record: -a, -C, -p, -c, --no-inherit, SIGINT, pipe, bad options
+. "$(dirname "$0")/lib/common.sh"
+need_root
+wl="$PERF test -w cpuloop"
+
+samples() {
+	"$PERF" report -i "$1" -D 2>/dev/null | grep -c 'PERF_RECORD_SAMPLE'
+}
+
+# System wide while a workload runs: samples of several tasks, CPU set.
+$PERF record -q -a -e cpu-clock -F 1000 -o "$tmpdir/a.data" -- $wl 0.3 ||
+	fail "record -a failed"
+$PERF report -i "$tmpdir/a.data" --stdio --sort comm -g none > "$tmpdir/a.txt" ||
+	fail "report of -a failed"
+grep -q ' perf$' "$tmpdir/a.txt" || fail "-a lacks the workload: $(cat "$tmpdir/a.txt")"
+$PERF report -i "$tmpdir/a.data" --stdio --sort cpu -g none > "$tmpdir/cpu.txt"
+grep -Eq '%  +00[01]$' "$tmpdir/cpu.txt" || fail "no CPU column: $(cat "$tmpdir/cpu.txt")"
+
+# -C 0: every sample on CPU 0.
+$PERF record -q -C 0 -e cpu-clock -F 1000 -o "$tmpdir/c.data" -- $wl 0.2 ||
+	fail "record -C failed"
+$PERF report -i "$tmpdir/c.data" --stdio --sort cpu -g none > "$tmpdir/c.txt"
+grep -Eq '100\.00%  +000$' "$tmpdir/c.txt" || fail "-C 0 sampled other CPUs: $(cat "$tmpdir/c.txt")"
+
+# -c: a fixed period; every sample carries it.
+$PERF record -q -e cpu-clock -c 100000 -o "$tmpdir/p.data" -- $wl 0.2 ||
+	fail "record -c failed"
+$PERF report -i "$tmpdir/p.data" -D | grep 'PERF_RECORD_SAMPLE' | grep -v 'period: 100000 ' &&
+	fail "a sample with another period than -c 100000"
+
+# -p on a running process, ended by its exit; the file names it.
+$wl 1.2 &
+pid=$!
+sleep 0.2
+$PERF record -q -e cpu-clock -F 1000 -p "$pid" -o "$tmpdir/pid.data" ||
+	fail "record -p failed"
+wait $pid
+n=$(samples "$tmpdir/pid.data")
+[ "$n" -gt 100 ] || fail "-p recorded only $n samples"
+$PERF report -i "$tmpdir/pid.data" --stdio --sort comm,sym -g none > "$tmpdir/pid.txt"
+grep -q 'workload_hot_a' "$tmpdir/pid.txt" || fail "-p: no symbols of the target: $(head -20 "$tmpdir/pid.txt")"
+
+# SIGINT ends a system-wide recording with a finished file Linux perf reads.
+$PERF record -q -a -e cpu-clock -F 500 -o "$tmpdir/int.data" &
+rec=$!
+sleep 0.5
+kill -INT $rec
+wait $rec || fail "record -a exited $? on SIGINT"
+[ "$(samples "$tmpdir/int.data")" -gt 0 ] || fail "no samples after SIGINT"
+if [ -x "$LINUX_PERF" ]; then
+	"$LINUX_PERF" report -i "$tmpdir/int.data" --stdio > /dev/null 2> "$tmpdir/int.err" ||
+		fail "Linux perf cannot read the interrupted file"
+	grep -qi "warning\|not properly terminated" "$tmpdir/int.err" &&
+		fail "Linux perf warns about the interrupted file: $(cat "$tmpdir/int.err")"
+fi
+
+# --no-inherit: the children of the command are not sampled.
+$PERF record -q --no-inherit -e cpu-clock -F 1000 -o "$tmpdir/ni.data" -- \
+	sh -c "$wl 0.3; true" || fail "record --no-inherit failed"
+$PERF report -i "$tmpdir/ni.data" --stdio --sort comm -g none > "$tmpdir/ni.txt" 2>&1
+grep -q ' perf$' "$tmpdir/ni.txt" && fail "--no-inherit sampled the child: $(cat "$tmpdir/ni.txt")"
+
+# The exit status of the command comes back; a missing command is 255.
+$PERF record -q -e cpu-clock -o "$tmpdir/x.data" -- sh -c 'exit 3'
+[ $? = 3 ] || fail "exit status not passed through"
+$PERF record -q -e cpu-clock -o "$tmpdir/y.data" -- /nonexistent/cmd > "$tmpdir/y.err" 2>&1
+[ $? = 255 ] || fail "missing command did not give 255"
+grep -q /nonexistent/cmd "$tmpdir/y.err" || fail "no message naming the command"
+
+# Bad options are usage errors.
+$PERF record -m 3 -- true > /dev/null 2>&1
+[ $? = 129 ] || fail "-m 3 (not a power of two) accepted"
+$PERF record -c 10 -F 10 -- true > /dev/null 2>&1
+[ $? = 129 ] || fail "-c with -F accepted"
+$PERF record --call-graph dwarf -- true > /dev/null 2>&1
+[ $? = 129 ] || fail "--call-graph dwarf should be refused clearly"
+
+# An existing output file is kept as perf.data.old.
+cd "$tmpdir" || fail "cd"
+$PERF record -q -e cpu-clock -F 200 -- true && $PERF record -q -e cpu-clock -F 200 -- true ||
+	fail "default output failed"
+[ -f perf.data ] && [ -f perf.data.old ] || fail "no perf.data.old after a second recording"
+echo ok
