@@ -212,7 +212,8 @@ struct perf_session {
  * Returns 0, PERF_SESSION_EMPTY for an empty file, or -errno with
  * perf_session__error() saying what is wrong, where, and what to do.
  * Warnings (unfinished recording, a file cut short, bad features) are
- * in perf_session__warning().
+ * in perf_session__warning().  Call perf_session__close() afterwards,
+ * whatever open returned.
  */
 int perf_session__open(struct perf_session *s, const char *path);
 /* The same on a descriptor (a pipe, or a file); name is for messages. */
@@ -229,8 +230,10 @@ const char *perf_session__warning(const struct perf_session *s);
  * SAMPLE, or the sample_id_all fields of other records; time is 0 and
  * pid/tid/cpu are -1 when the record has none) and the attr it came
  * from (NULL when unknown).  Records of types 64 and up (written by
- * perf) get sample == NULL.  Pointers are valid during the call only.
- * Return 0 to go on, a negative value to stop with it.
+ * perf), and SAMPLEs whose id matches no attr (counted in
+ * stats.nr_unknown_id), get sample == NULL.  Kernel records are 8-byte
+ * aligned; pointers are valid during the call only.  Return 0 to go on,
+ * a negative value to stop with it.
  */
 typedef int (*perf_session_event_fn)(struct perf_session *s,
 				     const union perf_event *event,

@@ -277,8 +277,7 @@ static int report_event(struct perf_session *s, const union perf_event *ev,
 {
 	struct report *r = ctx;
 
-	(void)s;
-	(void)offset;
+	progress__update(&r->progress, offset - s->data_offset);
 	switch (ev->header.type) {
 	case PERF_RECORD_SAMPLE:
 		if (!attr || !sample)
@@ -387,7 +386,10 @@ int report__run(struct report *r, struct perf_session *s, FILE *out)
 
 	if (err)
 		return err;
+	progress__init(&r->progress, s->data_end - s->data_offset,
+		       "Processing events");
 	err = perf_session__for_each_event_ordered(s, report_event, r);
+	progress__finish(&r->progress);
 	if (err < 0)
 		return err;
 	report_print(r, s, out);

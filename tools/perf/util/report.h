@@ -6,6 +6,7 @@
 #include "data.h"
 #include "hist.h"
 #include "machine.h"
+#include "../ui/progress.h"
 
 enum callchain_frames {
 	CALLCHAIN_FRAMES_ALL,
@@ -39,6 +40,7 @@ struct report {
 	u64 lost_records;
 	u64 lost_chunks;
 	u64 filtered;
+	struct progress progress;
 	struct hist_frame *chain;	/* scratch, reused per sample */
 	int chain_alloc;
 };

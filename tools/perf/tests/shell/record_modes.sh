@@ -61,6 +61,14 @@ $PERF record -q --no-inherit -e cpu-clock -F 1000 -o "$tmpdir/ni.data" -- \
 $PERF report -i "$tmpdir/ni.data" --stdio --sort comm -g none > "$tmpdir/ni.txt" 2>&1
 grep -q ' perf$' "$tmpdir/ni.txt" && fail "--no-inherit sampled the child: $(cat "$tmpdir/ni.txt")"
 
+# Lost records: what record says it lost is what the file holds.
+$PERF record -m 1 -a -e cpu-clock -F 20000 -o "$tmpdir/lost.data" -- \
+	$PERF test -w threads 2 5000 > "$tmpdir/lost.out" 2>&1 || fail "record -m 1 failed"
+chunks=$(sed -n 's/.*lost [0-9]* records in \([0-9]*\) chunks.*/\1/p' "$tmpdir/lost.out")
+inside=$("$PERF" report -i "$tmpdir/lost.data" -D | grep -c 'PERF_RECORD_LOST')
+[ "${chunks:-0}" = "$inside" ] || fail "record said ${chunks:-0} LOST chunks, the file has $inside"
+echo "lost chunks: ${chunks:-0}"
+
 # The exit status of the command comes back; a missing command is 255.
 $PERF record -q -e cpu-clock -o "$tmpdir/x.data" -- sh -c 'exit 3'
 [ $? = 3 ] || fail "exit status not passed through"
