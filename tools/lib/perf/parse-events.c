@@ -294,7 +294,7 @@ static int parse_tracepoint(struct parser *ps, const char *start,
 					  "unknown tracepoint '%s' (see 'perf list tracepoint')",
 					  spec);
 	}
-	ret = tracefs_for_each_event(spec, tracepoint_add_one, &tp);
+	ret = tracefs_walk_events(spec, tracepoint_add_one, &tp);
 	if (ret)
 		return ret;
 	if (!tp.added)

@@ -143,8 +143,10 @@ static void free_names(char **names)
 	free(names);
 }
 
-static int for_each_in_subsys(const char *base, const char *subsys,
-			      const char *glob, tracefs_event_cb cb, void *data)
+static int walk_subsys_events(const char *base, const char *subsys,
+			      const char *glob,
+			      int (*cb)(const char *, const char *, void *),
+			      void *data)
 {
 	char path[512], full[512];
 	char **names, **n;
@@ -162,7 +164,9 @@ static int for_each_in_subsys(const char *base, const char *subsys,
 	return ret;
 }
 
-int tracefs_for_each_event(const char *glob, tracefs_event_cb cb, void *data)
+int tracefs_walk_events(const char *glob,
+			   int (*cb)(const char *, const char *, void *),
+			   void *data)
 {
 	const char *base = tracefs_path();
 	char path[512];
@@ -176,7 +180,7 @@ int tracefs_for_each_event(const char *glob, tracefs_event_cb cb, void *data)
 	if (!subsystems)
 		return -errno;
 	for (s = subsystems; !ret && *s; s++)
-		ret = for_each_in_subsys(base, *s, glob, cb, data);
+		ret = walk_subsys_events(base, *s, glob, cb, data);
 	free_names(subsystems);
 	return ret;
 }

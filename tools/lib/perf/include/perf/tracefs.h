@@ -18,14 +18,14 @@ int tracefs_file(char *buf, size_t size, const char *fmt, ...)
 /* The id of tracepoint subsys:name, or -ENOENT / -errno. */
 int tracefs_event_id(const char *subsys, const char *name);
 
-typedef int (*tracefs_event_cb)(const char *subsys, const char *name,
-				void *data);
-
 /*
  * Call @cb for every tracepoint whose "subsys:name" matches the fnmatch
  * pattern @glob (NULL: all), in sorted order.  Stops on a non-zero return
  * and passes it on.
  */
-int tracefs_for_each_event(const char *glob, tracefs_event_cb cb, void *data);
+int tracefs_walk_events(const char *glob,
+			   int (*cb)(const char *subsys, const char *name,
+				     void *data),
+			   void *data);
 
 #endif /* __PERF_TRACEFS_H */
