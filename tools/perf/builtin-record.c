@@ -20,18 +20,14 @@
 #include "util/header.h"
 #include "util/parse-options.h"
 #include "util/record.h"
+#include "util/target.h"
 #include "util/workload.h"
 
 #define RECORD_DEFAULT_FREQ 4000
 #define RECORD_DEFAULT_PAGES 128
 
 struct record_cmd {
-	const char *events[64];
-	int nr_events;
-	bool system_wide;
-	const char *cpu_list;
-	const char *pid_list;
-	const char *tid_list;
+	struct target target;
 	int period;
 	int freq;
 	bool callgraph;
@@ -64,20 +60,6 @@ static void record_sig_handler(int sig)
 		record_done = 1;
 }
 
-static int record_add_event(const struct option *opt, const char *arg,
-			    int unset)
-{
-	struct record_cmd *cmd = opt->value;
-
-	(void)unset;
-	if (cmd->nr_events == (int)ARRAY_SIZE(cmd->events)) {
-		fprintf(stderr, "perf record: too many -e options\n");
-		return -1;
-	}
-	cmd->events[cmd->nr_events++] = arg;
-	return 0;
-}
-
 static int record_callgraph(const struct option *opt, const char *arg,
 			    int unset)
 {
@@ -94,69 +76,24 @@ static int record_callgraph(const struct option *opt, const char *arg,
 
 static bool record_is_workload_only(const struct record_cmd *cmd)
 {
-	return cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
-	       !cmd->pid_list && !cmd->tid_list;
+	return cmd->argv && !target__has_cpus(&cmd->target) &&
+	       !target__has_tasks(&cmd->target);
 }
 
 static int record_parse_events(struct record_cmd *cmd)
 {
-	struct parse_events_error err;
-	int i;
-
-	if (!cmd->nr_events) {
-		cmd->events[cmd->nr_events++] = "cycles";
-		cmd->default_event = true;
-	}
-	for (i = 0; i < cmd->nr_events; i++) {
-		if (parse_events(cmd->evlist, cmd->events[i], &err)) {
-			parse_events_error__print(&err, cmd->events[i], stderr);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	cmd->default_event = !cmd->target.nr_events;
+	return target__parse_events(&cmd->target, cmd->evlist, "cycles");
 }
 
+/*
+ * Counters per CPU even for tasks: the kernel maps no ring buffer for an
+ * inherited counter that follows a task across CPUs.
+ */
 static int record_setup_maps(struct record_cmd *cmd)
 {
-	struct perf_cpu_map *cpus = NULL;
-	struct perf_thread_map *threads = NULL;
-
-	if (cmd->system_wide || cmd->cpu_list) {
-		cpus = cmd->cpu_list ? perf_cpu_map__parse(cmd->cpu_list) :
-				       perf_cpu_map__new_online();
-		threads = perf_thread_map__new_any();
-		if (!cpus) {
-			fprintf(stderr, "perf record: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
-				cmd->cpu_list);
-			goto fail;
-		}
-	} else if (cmd->pid_list || cmd->tid_list) {
-		/*
-		 * Per CPU, not "any CPU": the kernel maps no ring buffer for
-		 * an inherited counter that follows a task across CPUs.
-		 */
-		cpus = perf_cpu_map__new_online();
-		threads = cmd->pid_list ?
-			  perf_thread_map__parse_pids(cmd->pid_list) :
-			  perf_thread_map__parse_tids(cmd->tid_list);
-		if (!threads) {
-			fprintf(stderr, "perf record: no such process or thread: '%s'\n",
-				cmd->pid_list ? cmd->pid_list : cmd->tid_list);
-			goto fail;
-		}
-	} else {
-		/* The command, on every CPU, its children inheriting. */
-		cpus = perf_cpu_map__new_online();
-		threads = perf_thread_map__new_any();
-	}
-	if (!cpus || !threads)
-		goto fail;
-	perf_evlist__set_maps(cmd->evlist, cpus, threads);
-	return 0;
-fail:
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
-	return -EINVAL;
+	return target__setup_maps(&cmd->target, cmd->evlist,
+				  TARGET_TASKS_PER_CPU, "record");
 }
 
 static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
@@ -166,7 +103,7 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_PERIOD;
-	if (cmd->system_wide || cmd->cpu_list)
+	if (target__has_cpus(&cmd->target))
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (cmd->callgraph)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
@@ -284,9 +221,9 @@ static int record_synthesize(struct record_cmd *cmd)
 	err = record_synthesize_kernel(cmd->id_size, &sink);
 	if (err)
 		return err;
-	if (cmd->system_wide || cmd->cpu_list)
+	if (target__has_cpus(&cmd->target))
 		return record_synthesize_all(cmd->id_size, &sink);
-	if (cmd->pid_list) {
+	if (cmd->target.pid_list) {
 		for (i = 0; i < t->nr && !err; i++)
 			if (i == 0 || t->tid[i] != t->tid[0])
 				err = record_synthesize_process(t->tid[i],
@@ -327,7 +264,7 @@ static bool record_targets_gone(struct record_cmd *cmd)
 	struct perf_thread_map *t = cmd->evlist->threads;
 	int i;
 
-	if (cmd->argv || !(cmd->pid_list || cmd->tid_list))
+	if (cmd->argv || !target__has_tasks(&cmd->target))
 		return false;
 	for (i = 0; i < t->nr; i++)
 		if (perf_thread__alive(t->tid[i]))
@@ -481,13 +418,14 @@ static const char * const record_usage[] = {
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
 {
-	if (!cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
-	    !cmd->pid_list && !cmd->tid_list)
+	const char *why = target__check(&cmd->target);
+
+	if (!cmd->argv && !target__has_cpus(&cmd->target) &&
+	    !target__has_tasks(&cmd->target))
 		usage_with_options_msg(record_usage, options,
 				       "give a command, -a, -C, -p or -t");
-	if (cmd->pid_list && cmd->tid_list)
-		usage_with_options_msg(record_usage, options,
-				       "-p and -t are exclusive");
+	if (why)
+		usage_with_options_msg(record_usage, options, "%s", why);
 	if (cmd->period < 0 || cmd->freq < 0)
 		usage_with_options_msg(record_usage, options,
 				       "-c and -F need positive values");
@@ -504,15 +442,16 @@ int cmd_record(int argc, const char **argv)
 	struct record_cmd cmd = { .output_name = "perf.data",
 				  .mmap_pages = RECORD_DEFAULT_PAGES };
 	const struct option options[] = {
-		OPT_CALLBACK('e', "event", &cmd, "event",
-			     "event selector, see 'perf list'", record_add_event),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
+		OPT_CALLBACK('e', "event", &cmd.target, "event",
+			     "event selector, see 'perf list'",
+			     target__add_event),
+		OPT_BOOLEAN('a', "all-cpus", &cmd.target.system_wide,
 			    "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
+		OPT_STRING('C', "cpu", &cmd.target.cpu_list, "cpu",
 			   "list of CPUs to sample (e.g. 0,2-3)"),
-		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
+		OPT_STRING('p', "pid", &cmd.target.pid_list, "pid",
 			   "sample existing processes (all their threads)"),
-		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
+		OPT_STRING('t', "tid", &cmd.target.tid_list, "tid",
 			   "sample existing threads"),
 		OPT_INTEGER('c', "count", &cmd.period, "n",
 			    "sample every n events"),

@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "util/parse-options.h"
 #include "util/stat.h"
+#include "util/target.h"
 #include "util/workload.h"
 
 #define STAT_DEFAULT_EVENTS \
@@ -23,13 +24,8 @@
 	"instructions,branches,branch-misses"
 
 struct stat_cmd {
-	const char *events[64];
-	int nr_events;
-	bool system_wide;
-	const char *cpu_list;
+	struct target target;
 	bool no_aggr;
-	const char *pid_list;
-	const char *tid_list;
 	int repeat;
 	int runs_done;
 	int interval_ms;
@@ -59,20 +55,6 @@ static void stat_sig_handler(int sig)
 	stat_signal = sig;
 }
 
-static int stat_add_event(const struct option *opt, const char *arg,
-			  int unset)
-{
-	struct stat_cmd *cmd = opt->value;
-
-	(void)unset;
-	if (cmd->nr_events == (int)ARRAY_SIZE(cmd->events)) {
-		fprintf(stderr, "perf stat: too many -e options\n");
-		return -1;
-	}
-	cmd->events[cmd->nr_events++] = arg;
-	return 0;
-}
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -81,60 +63,20 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static int stat_parse_events(struct stat_cmd *cmd)
-{
-	struct parse_events_error err;
-	int i;
-
-	if (!cmd->nr_events)
-		cmd->events[cmd->nr_events++] = STAT_DEFAULT_EVENTS;
-	for (i = 0; i < cmd->nr_events; i++) {
-		if (parse_events(cmd->evlist, cmd->events[i], &err)) {
-			parse_events_error__print(&err, cmd->events[i], stderr);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 static int stat_setup_maps(struct stat_cmd *cmd)
 {
-	struct perf_cpu_map *cpus;
-	struct perf_thread_map *threads;
+	int err = target__setup_maps(&cmd->target, cmd->evlist,
+				     TARGET_TASKS_ANY_CPU, "stat");
 
-	if (cmd->system_wide || cmd->cpu_list) {
-		cpus = cmd->cpu_list ? perf_cpu_map__parse(cmd->cpu_list) :
-				       perf_cpu_map__new_online();
-		if (!cpus) {
-			fprintf(stderr, "perf stat: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
-				cmd->cpu_list);
-			return -EINVAL;
-		}
-		threads = perf_thread_map__new_any();
-	} else {
-		cpus = perf_cpu_map__new_any();
-		if (cmd->pid_list)
-			threads = perf_thread_map__parse_pids(cmd->pid_list);
-		else if (cmd->tid_list)
-			threads = perf_thread_map__parse_tids(cmd->tid_list);
-		else
-			threads = perf_thread_map__new_any(); /* set per run */
-		if (!threads) {
-			fprintf(stderr, "perf stat: no such process or thread: '%s'\n",
-				cmd->pid_list ? cmd->pid_list : cmd->tid_list);
-			perf_cpu_map__put(cpus);
-			return -ESRCH;
-		}
-	}
-	perf_evlist__set_maps(cmd->evlist, cpus, threads);
-	cmd->nr_slots = cmd->no_aggr ? cpus->nr : 1;
-	return 0;
+	if (!err)
+		cmd->nr_slots = cmd->no_aggr ? cmd->evlist->cpus->nr : 1;
+	return err;
 }
 
 static bool stat_counts_workload_only(const struct stat_cmd *cmd)
 {
-	return cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
-	       !cmd->pid_list && !cmd->tid_list;
+	return cmd->argv && !target__has_cpus(&cmd->target) &&
+	       !target__has_tasks(&cmd->target);
 }
 
 static void stat_setup_attrs(struct stat_cmd *cmd)
@@ -285,17 +227,19 @@ static void stat_print_header(struct stat_cmd *cmd)
 	FILE *out = cmd->out;
 	const char **a;
 
+	const struct target *t = &cmd->target;
+
 	if (cmd->csv_sep)
 		return;
 	fprintf(out, "\n Performance counter stats for ");
-	if (cmd->system_wide && !cmd->cpu_list) {
+	if (t->system_wide && !t->cpu_list) {
 		fprintf(out, "'system wide'");
-	} else if (cmd->cpu_list) {
-		fprintf(out, "'CPU(s) %s'", cmd->cpu_list);
-	} else if (cmd->pid_list) {
-		fprintf(out, "process id '%s'", cmd->pid_list);
-	} else if (cmd->tid_list) {
-		fprintf(out, "thread id '%s'", cmd->tid_list);
+	} else if (t->cpu_list) {
+		fprintf(out, "'CPU(s) %s'", t->cpu_list);
+	} else if (t->pid_list) {
+		fprintf(out, "process id '%s'", t->pid_list);
+	} else if (t->tid_list) {
+		fprintf(out, "thread id '%s'", t->tid_list);
 	} else {
 		fprintf(out, "'");
 		for (a = cmd->argv; *a; a++)
@@ -374,7 +318,7 @@ static void stat_nap(int ms)
 static void stat_wait(struct stat_cmd *cmd, double start_ns)
 {
 	double last = start_ns, next = start_ns + cmd->interval_ms * 1e6;
-	bool watch_targets = !cmd->argv && (cmd->pid_list || cmd->tid_list);
+	bool watch_targets = !cmd->argv && target__has_tasks(&cmd->target);
 
 	for (;;) {
 		if (cmd->argv && workload__poll(&cmd->wl))
@@ -472,20 +416,17 @@ static const char * const stat_usage[] = {
 static int stat_check_options(struct stat_cmd *cmd,
 			      const struct option *options)
 {
-	if (!cmd->argv && !cmd->system_wide && !cmd->cpu_list &&
-	    !cmd->pid_list && !cmd->tid_list)
+	const char *why = target__check(&cmd->target);
+
+	if (!cmd->argv && !target__has_cpus(&cmd->target) &&
+	    !target__has_tasks(&cmd->target))
 		usage_with_options_msg(stat_usage, options,
 				       "give a command, -a, -C, -p or -t");
-	if (cmd->no_aggr && !cmd->system_wide && !cmd->cpu_list)
+	if (why)
+		usage_with_options_msg(stat_usage, options, "%s", why);
+	if (cmd->no_aggr && !target__has_cpus(&cmd->target))
 		usage_with_options_msg(stat_usage, options,
 				       "-A/--no-aggr needs -a or -C");
-	if (cmd->pid_list && cmd->tid_list)
-		usage_with_options_msg(stat_usage, options,
-				       "-p and -t are exclusive");
-	if ((cmd->pid_list || cmd->tid_list) &&
-	    (cmd->system_wide || cmd->cpu_list))
-		usage_with_options_msg(stat_usage, options,
-				       "-p/-t count tasks on any CPU: drop -a/-C");
 	if (cmd->repeat < 1)
 		usage_with_options_msg(stat_usage, options,
 				       "-r needs a positive count");
@@ -516,7 +457,8 @@ static int stat_main(struct stat_cmd *cmd)
 {
 	int run, err;
 
-	err = stat_parse_events(cmd);
+	err = target__parse_events(&cmd->target, cmd->evlist,
+				   STAT_DEFAULT_EVENTS);
 	if (!err)
 		err = stat_setup_maps(cmd);
 	if (err)
@@ -547,17 +489,18 @@ int cmd_stat(int argc, const char **argv)
 {
 	struct stat_cmd cmd = { .repeat = 1 };
 	const struct option options[] = {
-		OPT_CALLBACK('e', "event", &cmd, "event",
-			     "event selector, see 'perf list'", stat_add_event),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
+		OPT_CALLBACK('e', "event", &cmd.target, "event",
+			     "event selector, see 'perf list'",
+			     target__add_event),
+		OPT_BOOLEAN('a', "all-cpus", &cmd.target.system_wide,
 			    "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
+		OPT_STRING('C', "cpu", &cmd.target.cpu_list, "cpu",
 			   "list of CPUs to count (e.g. 0,2-3)"),
 		OPT_BOOLEAN('A', "no-aggr", &cmd.no_aggr,
 			    "show counts per CPU"),
-		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
+		OPT_STRING('p', "pid", &cmd.target.pid_list, "pid",
 			   "count existing processes (all their threads)"),
-		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
+		OPT_STRING('t', "tid", &cmd.target.tid_list, "tid",
 			   "count existing threads"),
 		OPT_INTEGER('r', "repeat", &cmd.repeat, "n",
 			    "repeat the command and show mean and stddev"),

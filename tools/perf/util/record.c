@@ -296,22 +296,15 @@ static int synthesize_maps(pid_t pid, size_t id_size,
 int record_synthesize_process(pid_t pid, size_t id_size,
 			      const struct record_sink *sink)
 {
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
+	struct perf_thread_map *threads = perf_thread_map__new_pid(pid);
+	int i, err = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while (!err && (d = readdir(dir)) != NULL) {
-		if (d->d_name[0] == '.')
-			continue;
-		err = record_synthesize_thread(pid, atoi(d->d_name), id_size,
+	if (!threads)
+		return 0;	/* gone meanwhile */
+	for (i = 0; i < threads->nr && !err; i++)
+		err = record_synthesize_thread(pid, threads->tid[i], id_size,
 					       sink);
-	}
-	closedir(dir);
+	perf_thread_map__put(threads);
 	return err ? err : synthesize_maps(pid, id_size, sink);
 }
 

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Targets and events as perf stat and perf record take them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <perf/parse-events.h>
+#include "target.h"
+
+/* OPT_CALLBACK for -e: the option's value is the struct target. */
+int target__add_event(const struct option *opt, const char *arg, int unset)
+{
+	struct target *t = opt->value;
+
+	(void)unset;
+	if (t->nr_events == (int)ARRAY_SIZE(t->events)) {
+		fprintf(stderr, "  Error: too many -e options (at most %d)\n",
+			(int)ARRAY_SIZE(t->events));
+		return -1;
+	}
+	t->events[t->nr_events++] = arg;
+	return 0;
+}
+
+bool target__has_tasks(const struct target *t)
+{
+	return t->pid_list || t->tid_list;
+}
+
+bool target__has_cpus(const struct target *t)
+{
+	return t->system_wide || t->cpu_list;
+}
+
+/* A reason the combination makes no sense, or NULL. */
+const char *target__check(const struct target *t)
+{
+	if (t->pid_list && t->tid_list)
+		return "-p and -t are exclusive";
+	if (target__has_tasks(t) && target__has_cpus(t))
+		return "-p/-t follow tasks on any CPU: drop -a/-C";
+	return NULL;
+}
+
+int target__parse_events(struct target *t, struct perf_evlist *evlist,
+			 const char *default_events)
+{
+	struct parse_events_error err;
+	int i;
+
+	if (!t->nr_events)
+		t->events[t->nr_events++] = default_events;
+	for (i = 0; i < t->nr_events; i++) {
+		if (parse_events(evlist, t->events[i], &err)) {
+			parse_events_error__print(&err, t->events[i], stderr);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * CPUs and threads to open counters on.  Without -a/-C/-p/-t the thread
+ * map holds one "any" slot that the caller fills with its command's pid.
+ */
+int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
+		       enum target_cpus task_cpus, const char *cmd)
+{
+	struct perf_cpu_map *cpus = NULL;
+	struct perf_thread_map *threads = NULL;
+	bool per_cpu = task_cpus == TARGET_TASKS_PER_CPU;
+
+	if (target__has_cpus(t)) {
+		cpus = t->cpu_list ? perf_cpu_map__parse(t->cpu_list) :
+				     perf_cpu_map__new_online();
+		if (!cpus) {
+			fprintf(stderr, "perf %s: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
+				cmd, t->cpu_list);
+			return -EINVAL;
+		}
+		threads = perf_thread_map__new_any();
+	} else {
+		cpus = per_cpu ? perf_cpu_map__new_online() :
+				 perf_cpu_map__new_any();
+		if (t->pid_list)
+			threads = perf_thread_map__parse_pids(t->pid_list);
+		else if (t->tid_list)
+			threads = perf_thread_map__parse_tids(t->tid_list);
+		else
+			threads = perf_thread_map__new_any();
+		if (!threads) {
+			fprintf(stderr, "perf %s: no such process or thread: '%s'\n",
+				cmd, t->pid_list ? t->pid_list : t->tid_list);
+			perf_cpu_map__put(cpus);
+			return -ESRCH;
+		}
+	}
+	if (!cpus || !threads) {
+		perf_cpu_map__put(cpus);
+		perf_thread_map__put(threads);
+		return -ENOMEM;
+	}
+	perf_evlist__set_maps(evlist, cpus, threads);
+	return 0;
+}

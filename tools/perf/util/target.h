@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_TARGET_H
+#define __PERF_UTIL_TARGET_H
+
+#include <perf/evlist.h>
+#include "parse-options.h"
+
+/*
+ * What a command watches: all CPUs (-a), some CPUs (-C), processes (-p),
+ * threads (-t), or the command it runs; and the -e event strings.
+ */
+struct target {
+	bool system_wide;
+	const char *cpu_list;
+	const char *pid_list;
+	const char *tid_list;
+	const char *events[64];
+	int nr_events;
+};
+
+/* Per-task counting on every CPU, or on "any CPU" following the task. */
+enum target_cpus {
+	TARGET_TASKS_ANY_CPU,
+	TARGET_TASKS_PER_CPU,
+};
+
+int target__add_event(const struct option *opt, const char *arg, int unset);
+bool target__has_tasks(const struct target *t);
+bool target__has_cpus(const struct target *t);
+const char *target__check(const struct target *t);
+int target__parse_events(struct target *t, struct perf_evlist *evlist,
+			 const char *default_events);
+int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
+		       enum target_cpus task_cpus, const char *cmd);
+
+#endif /* __PERF_UTIL_TARGET_H */
