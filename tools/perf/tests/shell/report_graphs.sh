@@ -33,4 +33,14 @@ same_report "$data" --no-children -g none -n --percent-limit 2
 set -- $($LINUX_PERF script -i "$data" -F time 2>/dev/null | tr -d ':' | sort -n | sed -n '1p;$p')
 win=$(awk -v a="$1" -v b="$2" 'BEGIN { d = (b - a) / 3; printf "%.6f,%.6f", a + d, a + 2 * d }')
 same_report "$data" --no-children -g none --time "$win"
+# Only user frames in call chains: no kernel frame in any graph line.
+"$PERF" report -i "$data" --stdio --no-children --call-graph-frames user \
+	--sort sym > "$tmpdir/user.txt" || fail "--call-graph-frames user failed"
+grep -E '^ {12,}.*(entry_SYSCALL|do_syscall_64|asm_exc_page_fault)' "$tmpdir/user.txt" &&
+	fail "kernel frames in a user-only call graph"
+grep -q 'workload_hot_a' "$tmpdir/user.txt" || fail "user frames missing"
+"$PERF" report -i "$data" --stdio --no-children --call-graph-frames kernel \
+	--sort sym > "$tmpdir/kernel.txt" || fail "--call-graph-frames kernel failed"
+grep -E '^ {12,}.*(cmd_test|__libc_start_call_main)' "$tmpdir/kernel.txt" &&
+	fail "user frames in a kernel-only call graph"
 echo ok
