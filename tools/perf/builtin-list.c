@@ -89,7 +89,7 @@ static int list_tracepoints(struct list_filter *f)
 
 	if (f->kind && strcmp(f->kind, "tracepoint"))
 		return 0;
-	err = tracefs_for_each_event(NULL, list_tracepoint, f);
+	err = tracefs_walk_events(NULL, list_tracepoint, f);
 	if (err && f->kind) {
 		fprintf(stderr, "perf list: cannot read tracepoints: %s (is tracefs mounted at /sys/kernel/tracing? are you root?)\n",
 			strerror(-err));

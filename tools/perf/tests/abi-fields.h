@@ -4,179 +4,202 @@
  * <linux/perf_counter.h> and the system's <linux/perf_event.h>.
  *
  * No include guard: the file is meant to be included several times,
- * each time with these macros defined to produce something different
- * (see abi.h, abi-ours.c and abi-sys.c):
+ * each time with some of these macros defined to produce something
+ * different (see abi.h, abi-ours.c and abi-sys.c); the ones left
+ * undefined expand to nothing.  @kind is struct or union.
  *
- *   T(kind, ours, sys)		a struct or union: sizeof and alignof
- *   F(ours, sys, field)	a member: offsetof, sizeof, signedness
- *   O(ours, sys, field)	a flexible array member: offsetof only
- *   B(ours, sys, field)	a bitfield: position, width, signedness
+ *   T(kind, ours, sys)		a type: sizeof and alignof
+ *   F(kind, ours, sys, field)	a member: offsetof, sizeof, signedness
+ *   A(kind, ours, sys, field)	an array member: offsetof, sizeof,
+ *				signedness of its elements
+ *   O(kind, ours, sys, field)	a flexible array member: offsetof only
+ *   B(kind, ours, sys, field)	a bitfield: position, width, signedness
  *   C(name)			a constant spelled the same on both sides
  *   C2(ours, sys)		a constant whose name differs
  *
- * T() must come before the F/O/B lines of its type.  The includer's
- * macros are #undef'ed at the end of this file.
+ * All of them are #undef'ed at the end of this file.
  */
+#ifndef T
+#define T	ABI_SKIP
+#endif
+#ifndef F
+#define F	ABI_SKIP
+#endif
+#ifndef A
+#define A	ABI_SKIP
+#endif
+#ifndef O
+#define O	ABI_SKIP
+#endif
+#ifndef B
+#define B	ABI_SKIP
+#endif
+#ifndef C
+#define C	ABI_SKIP
+#endif
+#ifndef C2
+#define C2	ABI_SKIP
+#endif
 
 /* struct perf_counter_attr */
 T(struct, perf_counter_attr, perf_event_attr)
-F(perf_counter_attr, perf_event_attr, type)
-F(perf_counter_attr, perf_event_attr, size)
-F(perf_counter_attr, perf_event_attr, config)
-F(perf_counter_attr, perf_event_attr, sample_period)
-F(perf_counter_attr, perf_event_attr, sample_freq)
-F(perf_counter_attr, perf_event_attr, sample_type)
-F(perf_counter_attr, perf_event_attr, read_format)
-B(perf_counter_attr, perf_event_attr, disabled)
-B(perf_counter_attr, perf_event_attr, inherit)
-B(perf_counter_attr, perf_event_attr, pinned)
-B(perf_counter_attr, perf_event_attr, exclusive)
-B(perf_counter_attr, perf_event_attr, exclude_user)
-B(perf_counter_attr, perf_event_attr, exclude_kernel)
-B(perf_counter_attr, perf_event_attr, exclude_hv)
-B(perf_counter_attr, perf_event_attr, exclude_idle)
-B(perf_counter_attr, perf_event_attr, mmap)
-B(perf_counter_attr, perf_event_attr, comm)
-B(perf_counter_attr, perf_event_attr, freq)
-B(perf_counter_attr, perf_event_attr, inherit_stat)
-B(perf_counter_attr, perf_event_attr, enable_on_exec)
-B(perf_counter_attr, perf_event_attr, task)
-B(perf_counter_attr, perf_event_attr, watermark)
-B(perf_counter_attr, perf_event_attr, precise_ip)
-B(perf_counter_attr, perf_event_attr, mmap_data)
-B(perf_counter_attr, perf_event_attr, sample_id_all)
-B(perf_counter_attr, perf_event_attr, exclude_host)
-B(perf_counter_attr, perf_event_attr, exclude_guest)
-B(perf_counter_attr, perf_event_attr, exclude_callchain_kernel)
-B(perf_counter_attr, perf_event_attr, exclude_callchain_user)
-B(perf_counter_attr, perf_event_attr, mmap2)
-B(perf_counter_attr, perf_event_attr, comm_exec)
-B(perf_counter_attr, perf_event_attr, use_clockid)
-B(perf_counter_attr, perf_event_attr, context_switch)
-B(perf_counter_attr, perf_event_attr, write_backward)
-B(perf_counter_attr, perf_event_attr, namespaces)
-B(perf_counter_attr, perf_event_attr, ksymbol)
-B(perf_counter_attr, perf_event_attr, bpf_event)
-B(perf_counter_attr, perf_event_attr, aux_output)
-B(perf_counter_attr, perf_event_attr, cgroup)
-B(perf_counter_attr, perf_event_attr, text_poke)
-B(perf_counter_attr, perf_event_attr, build_id)
-B(perf_counter_attr, perf_event_attr, inherit_thread)
-B(perf_counter_attr, perf_event_attr, remove_on_exec)
-B(perf_counter_attr, perf_event_attr, sigtrap)
-B(perf_counter_attr, perf_event_attr, __reserved_1)
-F(perf_counter_attr, perf_event_attr, wakeup_events)
-F(perf_counter_attr, perf_event_attr, wakeup_watermark)
-F(perf_counter_attr, perf_event_attr, bp_type)
-F(perf_counter_attr, perf_event_attr, bp_addr)
-F(perf_counter_attr, perf_event_attr, kprobe_func)
-F(perf_counter_attr, perf_event_attr, uprobe_path)
-F(perf_counter_attr, perf_event_attr, config1)
-F(perf_counter_attr, perf_event_attr, bp_len)
-F(perf_counter_attr, perf_event_attr, kprobe_addr)
-F(perf_counter_attr, perf_event_attr, probe_offset)
-F(perf_counter_attr, perf_event_attr, config2)
-F(perf_counter_attr, perf_event_attr, branch_sample_type)
-F(perf_counter_attr, perf_event_attr, sample_regs_user)
-F(perf_counter_attr, perf_event_attr, sample_stack_user)
-F(perf_counter_attr, perf_event_attr, clockid)
-F(perf_counter_attr, perf_event_attr, sample_regs_intr)
-F(perf_counter_attr, perf_event_attr, aux_watermark)
-F(perf_counter_attr, perf_event_attr, sample_max_stack)
-F(perf_counter_attr, perf_event_attr, __reserved_2)
-F(perf_counter_attr, perf_event_attr, aux_sample_size)
-F(perf_counter_attr, perf_event_attr, __reserved_3)
-F(perf_counter_attr, perf_event_attr, sig_data)
+F(struct, perf_counter_attr, perf_event_attr, type)
+F(struct, perf_counter_attr, perf_event_attr, size)
+F(struct, perf_counter_attr, perf_event_attr, config)
+F(struct, perf_counter_attr, perf_event_attr, sample_period)
+F(struct, perf_counter_attr, perf_event_attr, sample_freq)
+F(struct, perf_counter_attr, perf_event_attr, sample_type)
+F(struct, perf_counter_attr, perf_event_attr, read_format)
+B(struct, perf_counter_attr, perf_event_attr, disabled)
+B(struct, perf_counter_attr, perf_event_attr, inherit)
+B(struct, perf_counter_attr, perf_event_attr, pinned)
+B(struct, perf_counter_attr, perf_event_attr, exclusive)
+B(struct, perf_counter_attr, perf_event_attr, exclude_user)
+B(struct, perf_counter_attr, perf_event_attr, exclude_kernel)
+B(struct, perf_counter_attr, perf_event_attr, exclude_hv)
+B(struct, perf_counter_attr, perf_event_attr, exclude_idle)
+B(struct, perf_counter_attr, perf_event_attr, mmap)
+B(struct, perf_counter_attr, perf_event_attr, comm)
+B(struct, perf_counter_attr, perf_event_attr, freq)
+B(struct, perf_counter_attr, perf_event_attr, inherit_stat)
+B(struct, perf_counter_attr, perf_event_attr, enable_on_exec)
+B(struct, perf_counter_attr, perf_event_attr, task)
+B(struct, perf_counter_attr, perf_event_attr, watermark)
+B(struct, perf_counter_attr, perf_event_attr, precise_ip)
+B(struct, perf_counter_attr, perf_event_attr, mmap_data)
+B(struct, perf_counter_attr, perf_event_attr, sample_id_all)
+B(struct, perf_counter_attr, perf_event_attr, exclude_host)
+B(struct, perf_counter_attr, perf_event_attr, exclude_guest)
+B(struct, perf_counter_attr, perf_event_attr, exclude_callchain_kernel)
+B(struct, perf_counter_attr, perf_event_attr, exclude_callchain_user)
+B(struct, perf_counter_attr, perf_event_attr, mmap2)
+B(struct, perf_counter_attr, perf_event_attr, comm_exec)
+B(struct, perf_counter_attr, perf_event_attr, use_clockid)
+B(struct, perf_counter_attr, perf_event_attr, context_switch)
+B(struct, perf_counter_attr, perf_event_attr, write_backward)
+B(struct, perf_counter_attr, perf_event_attr, namespaces)
+B(struct, perf_counter_attr, perf_event_attr, ksymbol)
+B(struct, perf_counter_attr, perf_event_attr, bpf_event)
+B(struct, perf_counter_attr, perf_event_attr, aux_output)
+B(struct, perf_counter_attr, perf_event_attr, cgroup)
+B(struct, perf_counter_attr, perf_event_attr, text_poke)
+B(struct, perf_counter_attr, perf_event_attr, build_id)
+B(struct, perf_counter_attr, perf_event_attr, inherit_thread)
+B(struct, perf_counter_attr, perf_event_attr, remove_on_exec)
+B(struct, perf_counter_attr, perf_event_attr, sigtrap)
+B(struct, perf_counter_attr, perf_event_attr, __reserved_1)
+F(struct, perf_counter_attr, perf_event_attr, wakeup_events)
+F(struct, perf_counter_attr, perf_event_attr, wakeup_watermark)
+F(struct, perf_counter_attr, perf_event_attr, bp_type)
+F(struct, perf_counter_attr, perf_event_attr, bp_addr)
+F(struct, perf_counter_attr, perf_event_attr, kprobe_func)
+F(struct, perf_counter_attr, perf_event_attr, uprobe_path)
+F(struct, perf_counter_attr, perf_event_attr, config1)
+F(struct, perf_counter_attr, perf_event_attr, bp_len)
+F(struct, perf_counter_attr, perf_event_attr, kprobe_addr)
+F(struct, perf_counter_attr, perf_event_attr, probe_offset)
+F(struct, perf_counter_attr, perf_event_attr, config2)
+F(struct, perf_counter_attr, perf_event_attr, branch_sample_type)
+F(struct, perf_counter_attr, perf_event_attr, sample_regs_user)
+F(struct, perf_counter_attr, perf_event_attr, sample_stack_user)
+F(struct, perf_counter_attr, perf_event_attr, clockid)
+F(struct, perf_counter_attr, perf_event_attr, sample_regs_intr)
+F(struct, perf_counter_attr, perf_event_attr, aux_watermark)
+F(struct, perf_counter_attr, perf_event_attr, sample_max_stack)
+F(struct, perf_counter_attr, perf_event_attr, __reserved_2)
+F(struct, perf_counter_attr, perf_event_attr, aux_sample_size)
+F(struct, perf_counter_attr, perf_event_attr, __reserved_3)
+F(struct, perf_counter_attr, perf_event_attr, sig_data)
 
 /* struct perf_counter_query_bpf (argument of PERF_COUNTER_IOC_QUERY_BPF) */
 T(struct, perf_counter_query_bpf, perf_event_query_bpf)
-F(perf_counter_query_bpf, perf_event_query_bpf, ids_len)
-F(perf_counter_query_bpf, perf_event_query_bpf, prog_cnt)
-O(perf_counter_query_bpf, perf_event_query_bpf, ids)
+F(struct, perf_counter_query_bpf, perf_event_query_bpf, ids_len)
+F(struct, perf_counter_query_bpf, perf_event_query_bpf, prog_cnt)
+O(struct, perf_counter_query_bpf, perf_event_query_bpf, ids)
 
 /* struct perf_counter_mmap_page */
 T(struct, perf_counter_mmap_page, perf_event_mmap_page)
-F(perf_counter_mmap_page, perf_event_mmap_page, version)
-F(perf_counter_mmap_page, perf_event_mmap_page, compat_version)
-F(perf_counter_mmap_page, perf_event_mmap_page, lock)
-F(perf_counter_mmap_page, perf_event_mmap_page, index)
-F(perf_counter_mmap_page, perf_event_mmap_page, offset)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_enabled)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_running)
-F(perf_counter_mmap_page, perf_event_mmap_page, capabilities)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_bit0)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_bit0_is_deprecated)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_user_rdpmc)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_user_time)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_user_time_zero)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_user_time_short)
-B(perf_counter_mmap_page, perf_event_mmap_page, cap_____res)
-F(perf_counter_mmap_page, perf_event_mmap_page, pmc_width)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_shift)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_mult)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_offset)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_zero)
-F(perf_counter_mmap_page, perf_event_mmap_page, size)
-F(perf_counter_mmap_page, perf_event_mmap_page, __reserved_1)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_cycles)
-F(perf_counter_mmap_page, perf_event_mmap_page, time_mask)
-F(perf_counter_mmap_page, perf_event_mmap_page, __reserved)
-F(perf_counter_mmap_page, perf_event_mmap_page, data_head)
-F(perf_counter_mmap_page, perf_event_mmap_page, data_tail)
-F(perf_counter_mmap_page, perf_event_mmap_page, data_offset)
-F(perf_counter_mmap_page, perf_event_mmap_page, data_size)
-F(perf_counter_mmap_page, perf_event_mmap_page, aux_head)
-F(perf_counter_mmap_page, perf_event_mmap_page, aux_tail)
-F(perf_counter_mmap_page, perf_event_mmap_page, aux_offset)
-F(perf_counter_mmap_page, perf_event_mmap_page, aux_size)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, version)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, compat_version)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, lock)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, index)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, offset)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_enabled)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_running)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, capabilities)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_bit0)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_bit0_is_deprecated)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_user_rdpmc)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_user_time)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_user_time_zero)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_user_time_short)
+B(struct, perf_counter_mmap_page, perf_event_mmap_page, cap_____res)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, pmc_width)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_shift)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_mult)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_offset)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_zero)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, size)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, __reserved_1)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_cycles)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, time_mask)
+A(struct, perf_counter_mmap_page, perf_event_mmap_page, __reserved)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, data_head)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, data_tail)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, data_offset)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, data_size)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, aux_head)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, aux_tail)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, aux_offset)
+F(struct, perf_counter_mmap_page, perf_event_mmap_page, aux_size)
 
 /* struct perf_counter_header */
 T(struct, perf_counter_header, perf_event_header)
-F(perf_counter_header, perf_event_header, type)
-F(perf_counter_header, perf_event_header, misc)
-F(perf_counter_header, perf_event_header, size)
+F(struct, perf_counter_header, perf_event_header, type)
+F(struct, perf_counter_header, perf_event_header, misc)
+F(struct, perf_counter_header, perf_event_header, size)
 
 /* struct perf_ns_link_info */
 T(struct, perf_ns_link_info, perf_ns_link_info)
-F(perf_ns_link_info, perf_ns_link_info, dev)
-F(perf_ns_link_info, perf_ns_link_info, ino)
+F(struct, perf_ns_link_info, perf_ns_link_info, dev)
+F(struct, perf_ns_link_info, perf_ns_link_info, ino)
 
 /* union perf_mem_data_src */
 T(union, perf_mem_data_src, perf_mem_data_src)
-F(perf_mem_data_src, perf_mem_data_src, val)
-B(perf_mem_data_src, perf_mem_data_src, mem_op)
-B(perf_mem_data_src, perf_mem_data_src, mem_lvl)
-B(perf_mem_data_src, perf_mem_data_src, mem_snoop)
-B(perf_mem_data_src, perf_mem_data_src, mem_lock)
-B(perf_mem_data_src, perf_mem_data_src, mem_dtlb)
-B(perf_mem_data_src, perf_mem_data_src, mem_lvl_num)
-B(perf_mem_data_src, perf_mem_data_src, mem_remote)
-B(perf_mem_data_src, perf_mem_data_src, mem_snoopx)
-B(perf_mem_data_src, perf_mem_data_src, mem_blk)
-B(perf_mem_data_src, perf_mem_data_src, mem_hops)
-B(perf_mem_data_src, perf_mem_data_src, mem_rsvd)
+F(union, perf_mem_data_src, perf_mem_data_src, val)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_op)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_lvl)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_snoop)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_lock)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_dtlb)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_lvl_num)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_remote)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_snoopx)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_blk)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_hops)
+B(union, perf_mem_data_src, perf_mem_data_src, mem_rsvd)
 
 /* struct perf_branch_entry */
 T(struct, perf_branch_entry, perf_branch_entry)
-F(perf_branch_entry, perf_branch_entry, from)
-F(perf_branch_entry, perf_branch_entry, to)
-B(perf_branch_entry, perf_branch_entry, mispred)
-B(perf_branch_entry, perf_branch_entry, predicted)
-B(perf_branch_entry, perf_branch_entry, in_tx)
-B(perf_branch_entry, perf_branch_entry, abort)
-B(perf_branch_entry, perf_branch_entry, cycles)
-B(perf_branch_entry, perf_branch_entry, type)
-B(perf_branch_entry, perf_branch_entry, spec)
-B(perf_branch_entry, perf_branch_entry, new_type)
-B(perf_branch_entry, perf_branch_entry, priv)
-B(perf_branch_entry, perf_branch_entry, reserved)
+F(struct, perf_branch_entry, perf_branch_entry, from)
+F(struct, perf_branch_entry, perf_branch_entry, to)
+B(struct, perf_branch_entry, perf_branch_entry, mispred)
+B(struct, perf_branch_entry, perf_branch_entry, predicted)
+B(struct, perf_branch_entry, perf_branch_entry, in_tx)
+B(struct, perf_branch_entry, perf_branch_entry, abort)
+B(struct, perf_branch_entry, perf_branch_entry, cycles)
+B(struct, perf_branch_entry, perf_branch_entry, type)
+B(struct, perf_branch_entry, perf_branch_entry, spec)
+B(struct, perf_branch_entry, perf_branch_entry, new_type)
+B(struct, perf_branch_entry, perf_branch_entry, priv)
+B(struct, perf_branch_entry, perf_branch_entry, reserved)
 
 /* union perf_sample_weight */
 T(union, perf_sample_weight, perf_sample_weight)
-F(perf_sample_weight, perf_sample_weight, full)
-F(perf_sample_weight, perf_sample_weight, var1_dw)
-F(perf_sample_weight, perf_sample_weight, var2_w)
-F(perf_sample_weight, perf_sample_weight, var3_w)
+F(union, perf_sample_weight, perf_sample_weight, full)
+F(union, perf_sample_weight, perf_sample_weight, var1_dw)
+F(union, perf_sample_weight, perf_sample_weight, var2_w)
+F(union, perf_sample_weight, perf_sample_weight, var3_w)
 
 /* ioctl commands (our names differ) and their flag */
 C2(PERF_COUNTER_IOC_ENABLE, PERF_EVENT_IOC_ENABLE)
@@ -587,6 +610,7 @@ C(PERF_MEM_S(HOPS, 3))
 
 #undef T
 #undef F
+#undef A
 #undef O
 #undef B
 #undef C

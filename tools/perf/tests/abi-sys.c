@@ -17,25 +17,32 @@
 
 #define ABI_PICK(ours, sys)	sys
 
-/* First pass: type aliases and bitfield probes. */
-#define T	ABI_DECL_T
-#define F	ABI_SKIP
-#define O	ABI_SKIP
+/* First pass: the functions behind the bitfield items. */
 #define B	ABI_DECL_B
-#define C	ABI_SKIP
-#define C2	ABI_SKIP
 #include "abi-fields.h"
 
-/* Second pass: the table. */
-#define T	ABI_ITEM_T
-#define F	ABI_ITEM_F
-#define O	ABI_ITEM_O
-#define B	ABI_ITEM_B
-#define C	ABI_ITEM_C
-#define C2	ABI_ITEM_C2
-
+/*
+ * The table.  Each pass adds at most one item per line of the list:
+ * lines that stand for several items are visited by several passes.
+ */
 const struct abi_item abi_items_sys[] = {
+#define T	ABI_ITEM_SIZEOF
+#define F	ABI_ITEM_OFFSETOF
+#define A	ABI_ITEM_OFFSETOF
+#define O	ABI_ITEM_OFFSETOF
+#define B	ABI_ITEM_BITFIELD
+#define C	ABI_ITEM_CONST
+#define C2	ABI_ITEM_CONST2
+#include "abi-fields.h"
+
+#define T	ABI_ITEM_ALIGNOF
+#define F	ABI_ITEM_MEMBER_SIZE
+#define A	ABI_ITEM_MEMBER_SIZE
+#include "abi-fields.h"
+
+#define F	ABI_ITEM_SIGNED
+#define A	ABI_ITEM_ELEM_SIGNED
 #include "abi-fields.h"
 };
 
-const unsigned int abi_nr_items_sys = sizeof(abi_items_sys) / sizeof(abi_items_sys[0]);
+const unsigned int abi_nr_items_sys = ARRAY_SIZE(abi_items_sys);

@@ -12,6 +12,7 @@
 #ifndef __PERF_TESTS_ABI_H
 #define __PERF_TESTS_ABI_H
 
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -40,66 +41,79 @@ unsigned long long abi_hash_bytes(const void *buf, size_t len);
  */
 int abi_compare(FILE *out);
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /*
  * Expansion helpers for abi-fields.h, shared by abi-ours.c and
  * abi-sys.c.  Each of those defines ABI_PICK(ours, sys) to select the
- * name valid on its side, then includes abi-fields.h twice: once with
- * the ABI_DECL_* set (type aliases, bitfield probes), once with the
- * ABI_ITEM_* set (table entries).  The item names always use our
- * spelling so that both tables carry identical names.
+ * name valid on its side, then includes abi-fields.h several times,
+ * each time with some of the list macros set to one of the helpers
+ * below; the others default to ABI_SKIP.  The first pass declares the
+ * bitfield probes (ABI_DECL_B), the following ones fill the table.
+ *
+ * Every ABI_ITEM_* helper expands to exactly one table entry, so a
+ * list line that stands for several items (a type, a member) is
+ * visited by several passes, one item each.  The item names always use
+ * our spelling so that both tables carry identical names.
  */
-#define ABI_T(o, s)		ABI_PICK(abi_t_##o, abi_t_##s)
-
-/* 1 if @x has a signed integer type, 0 otherwise (unsigned, array, ...) */
-#define ABI_IS_SIGNED(x)	_Generic((x),			\
-					 signed char: 1,	\
-					 short: 1,		\
-					 int: 1,		\
-					 long: 1,		\
-					 long long: 1,		\
-					 default: 0)
-
 #define ABI_SKIP(...)
 
-#define ABI_DECL_T(kind, o, s)	typedef kind ABI_PICK(o, s) ABI_T(o, s);
+/* Type @o on our side, @s on the system's; @kind is struct or union */
+#define ABI_TYPE(kind, o, s)	typeof(kind ABI_PICK(o, s))
+
+/* Member @f of an ABI_TYPE(), as an expression for sizeof and typeof */
+#define ABI_MEMBER(kind, o, s, f)	((*(ABI_TYPE(kind, o, s) *)0).f)
+
+/* 1 if the integer type @type is signed, 0 if it is unsigned */
+#define ABI_IS_SIGNED(type)	(((type)(-1)) < (type)1)
 
 /*
- * Set bitfield @f of an all-zero object to all ones and hash the whole
- * object: the hash changes with the position and the width of the
- * field.  Whether reading it back gives a negative number (a signed
- * bitfield) is folded in as well.
+ * Decrement bitfield @f of an all-zero object, which sets all of its
+ * bits, and hash the whole object: the hash changes with the position
+ * and the width of the field.  Whether the value read back is negative
+ * (a signed bitfield) is folded in as well.
  */
-#define ABI_DECL_B(o, s, f)						\
+#define ABI_DECL_B(kind, o, s, f)					\
 static unsigned long long abi_bf_##o##_##f(void)			\
 {									\
-	ABI_T(o, s) v;							\
+	ABI_TYPE(kind, o, s) v;						\
 	long long back;							\
 									\
 	memset(&v, 0, sizeof(v));					\
-	v.f = ~v.f;							\
-	back = v.f;							\
+	back = --v.f;							\
 	return abi_hash_bytes(&v, sizeof(v)) ^ (back < 0);		\
 }
 
-#define ABI_ITEM_T(kind, o, s)						\
-	{ "sizeof(" #o ")", sizeof(ABI_T(o, s)), NULL },		\
-	{ "alignof(" #o ")", _Alignof(ABI_T(o, s)), NULL },
+#define ABI_ITEM_SIZEOF(kind, o, s)					\
+	{ "sizeof(" #o ")", sizeof(ABI_TYPE(kind, o, s)), NULL },
 
-#define ABI_ITEM_O(o, s, f)						\
-	{ "offsetof(" #o "." #f ")", offsetof(ABI_T(o, s), f), NULL },
+#define ABI_ITEM_ALIGNOF(kind, o, s)					\
+	{ "alignof(" #o ")", alignof(ABI_TYPE(kind, o, s)), NULL },
 
-#define ABI_ITEM_F(o, s, f)						\
-	ABI_ITEM_O(o, s, f)						\
-	{ "sizeof(" #o "." #f ")", sizeof(((ABI_T(o, s) *)0)->f), NULL }, \
-	{ "signed(" #o "." #f ")", ABI_IS_SIGNED(((ABI_T(o, s) *)0)->f), NULL },
+#define ABI_ITEM_OFFSETOF(kind, o, s, f)				\
+	{ "offsetof(" #o "." #f ")", offsetof(ABI_TYPE(kind, o, s), f), NULL },
 
-#define ABI_ITEM_B(o, s, f)						\
+#define ABI_ITEM_MEMBER_SIZE(kind, o, s, f)				\
+	{ "sizeof(" #o "." #f ")", sizeof(ABI_MEMBER(kind, o, s, f)), NULL },
+
+#define ABI_ITEM_SIGNED(kind, o, s, f)					\
+	{ "signed(" #o "." #f ")",					\
+	  ABI_IS_SIGNED(typeof(ABI_MEMBER(kind, o, s, f))), NULL },
+
+/* For an array member: whether its elements are signed */
+#define ABI_ITEM_ELEM_SIGNED(kind, o, s, f)				\
+	{ "signed(" #o "." #f ")",					\
+	  ABI_IS_SIGNED(typeof(ABI_MEMBER(kind, o, s, f)[0])), NULL },
+
+#define ABI_ITEM_BITFIELD(kind, o, s, f)				\
 	{ "bitfield(" #o "." #f ")", 0, abi_bf_##o##_##f },
 
-#define ABI_ITEM_C(n)							\
+#define ABI_ITEM_CONST(n)						\
 	{ #n, (unsigned long long)(n), NULL },
 
-#define ABI_ITEM_C2(ours, sys)						\
+#define ABI_ITEM_CONST2(ours, sys)					\
 	{ #ours, (unsigned long long)(ABI_PICK(ours, sys)), NULL },
 
 #endif /* __PERF_TESTS_ABI_H */

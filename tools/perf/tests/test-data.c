@@ -611,6 +611,126 @@ static void count_progress(void *ctx, u64 done, u64 total)
 	calls[2] = total;
 }
 
+/* The lines perf prints for features this writer does not produce. */
+static const char * const foreign_lines[] = {
+	"# node0 meminfo  : total = 1024 kB, free = 512 kB\n# node0 cpu list : 0-3\n",
+	"# CPU cache info:\n#  L1 Data                 32K [0-1]\n",
+	"# memory nodes (nr 1, block size 0x8000000):\n#    0 [1024M]: 0-7\n",
+	"# cpu pmu capabilities: branches=32, max_precise=3\n",
+	"# cpu_core pmu capabilities: branches=32\n",
+	"# hybrid cpu system:\n# cpu_core cpu list : 0-7\n",
+	"# compressed : Zstd, level = 1, ratio = 3\n",
+};
+
+static void put_cap(struct perf_fbuf *b, const char *name, const char *val)
+{
+	perf_fbuf__put_string(b, name);
+	perf_fbuf__put_string(b, val);
+}
+
+/* Payloads as Linux perf writes them on other machines. */
+static int read_foreign(struct perf_header_info *info, int feat)
+{
+	struct perf_fbuf b = { 0 };
+	int err;
+
+	switch (feat) {
+	case HEADER_NUMA_TOPOLOGY:
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_u32(&b, 0);
+		perf_fbuf__put_u64(&b, 1024);
+		perf_fbuf__put_u64(&b, 512);
+		perf_fbuf__put_string(&b, "0-3");
+		break;
+	case HEADER_CACHE:
+		perf_fbuf__put_u32(&b, 1);	/* version */
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_u32(&b, 1);	/* level */
+		perf_fbuf__put_u32(&b, 64);
+		perf_fbuf__put_u32(&b, 64);
+		perf_fbuf__put_u32(&b, 8);
+		perf_fbuf__put_string(&b, "Data");
+		perf_fbuf__put_string(&b, "32K");
+		perf_fbuf__put_string(&b, "0-1");
+		break;
+	case HEADER_MEM_TOPOLOGY:
+		perf_fbuf__put_u64(&b, 1);	/* version */
+		perf_fbuf__put_u64(&b, 0x8000000);
+		perf_fbuf__put_u64(&b, 1);
+		perf_fbuf__put_u64(&b, 0);	/* node */
+		perf_fbuf__put_u64(&b, 8 * 0x8000000ULL);
+		perf_fbuf__put_u64(&b, 8);	/* bits */
+		perf_fbuf__put_u64(&b, 0xff);
+		break;
+	case HEADER_CPU_PMU_CAPS:
+		perf_fbuf__put_u32(&b, 2);
+		put_cap(&b, "branches", "32");
+		put_cap(&b, "max_precise", "3");
+		break;
+	case HEADER_PMU_CAPS:
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_u32(&b, 1);
+		put_cap(&b, "branches", "32");
+		perf_fbuf__put_string(&b, "cpu_core");
+		break;
+	case HEADER_HYBRID_TOPOLOGY:
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_string(&b, "cpu_core");
+		perf_fbuf__put_string(&b, "0-7");
+		break;
+	case HEADER_COMPRESSED:
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_u32(&b, 1);	/* zstd */
+		perf_fbuf__put_u32(&b, 1);
+		perf_fbuf__put_u32(&b, 3);
+		perf_fbuf__put_u32(&b, 4096);
+		break;
+	}
+	err = perf_header__read_feature(info, feat, b.data, b.len);
+	/* One byte short must be refused and leave nothing behind. */
+	if (!err && !perf_header__read_feature(info, feat, b.data, b.len - 1))
+		err = -EINVAL;
+	if (!err && perf_feat_test(info->features, feat))
+		err = -EINVAL;
+	if (!err)
+		err = perf_header__read_feature(info, feat, b.data, b.len);
+	perf_fbuf__free(&b);
+	return err;
+}
+
+static int check_foreign_features(struct test_ctx *ctx)
+{
+	static const int feats[] = {
+		HEADER_NUMA_TOPOLOGY, HEADER_CACHE, HEADER_MEM_TOPOLOGY,
+		HEADER_CPU_PMU_CAPS, HEADER_PMU_CAPS, HEADER_HYBRID_TOPOLOGY,
+		HEADER_COMPRESSED,
+	};
+	struct perf_header_info info;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	int ret = TEST_OK;
+
+	perf_header_info__init(&info);
+	for (i = 0; i < ARRAY_SIZE(feats) && !ret; i++) {
+		ret = read_foreign(&info, feats[i]) ? TEST_FAIL : TEST_OK;
+		if (ret)
+			printf("    feature %s\n", perf_header__feat_name(feats[i]));
+	}
+	f = open_memstream(&text, &len);
+	if (f) {
+		perf_header_info__fprintf(&info, f, true);
+		fclose(f);
+	}
+	pr_test(ctx, "%s", text ? text : "");
+	if (!ret)
+		ret = has_lines(text, foreign_lines, ARRAY_SIZE(foreign_lines),
+				"");
+	free(text);
+	perf_header_info__exit(&info);
+	return ret;
+}
+
 /* A full disk: the error comes back from the writer, not a crash. */
 static int check_enospc(struct test_ctx *ctx)
 {
@@ -680,7 +800,9 @@ int test__data_file(struct test_ctx *ctx)
 		free(b);
 	}
 	tmp_cleanup();
-	return ret ? ret : check_enospc(ctx);
+	if (!ret)
+		ret = check_enospc(ctx);
+	return ret ? ret : check_foreign_features(ctx);
 }
 
 static int read_pipe_session(struct test_ctx *ctx, struct perf_session *s)

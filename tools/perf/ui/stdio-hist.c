@@ -83,9 +83,12 @@ static int cmp_entries(const void *pa, const void *pb)
 
 struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 {
-	struct hist_entry **v = malloc((h->nr_entries + 1) * sizeof(*v));
+	struct hist_entry **v;
 	size_t i, n = 0;
 
+	if (hists__flush(h))
+		return NULL;
+	v = malloc((h->nr_entries + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
 	for (i = 0; i < h->size; i++)

@@ -1618,7 +1618,8 @@ int perf_session__open_fd(struct perf_session *s, int fd, const char *name)
 		return -errno;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		set_error(s, "%s is a directory (perf record --dir?): this perf reads perf.data files only",
+		set_error(s,
+			  "%s is a directory (perf record --dir?): this perf reads perf.data files only",
 			  s->name);
 		return -EISDIR;
 	}

@@ -314,11 +314,19 @@ int dso__load(struct dso *dso)
 	return dso->load_err;
 }
 
+/* Samples come in runs in one function: try the last hit first. */
 const struct symbol *dso__find_symbol(struct dso *dso, u64 addr)
 {
+	const struct symbol *sym = dso->last_sym;
+
+	if (sym && addr >= sym->start && addr < sym->end)
+		return sym;
 	if (!dso->loaded)
 		dso__load(dso);
-	return symtab__find(&dso->symtab, addr);
+	sym = symtab__find(&dso->symtab, addr);
+	if (sym)
+		dso->last_sym = sym;
+	return sym;
 }
 
 size_t dso__nr_symbols(struct dso *dso)

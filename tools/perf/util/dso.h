@@ -31,6 +31,7 @@ struct dso {
 	int load_err;		/* why none were found, -errno */
 	struct build_id bid;	/* as recorded; size 0 when unknown */
 	struct symtab symtab;
+	const struct symbol *last_sym;	/* lookup cache */
 	const char *symsrc;	/* the file the symbols came from, or NULL */
 	/* Kernel: where the relocation reference symbol was when recorded. */
 	char ref_name[32];

@@ -192,7 +192,47 @@ static void dump_switch(FILE *fp, const union perf_event *ev)
 		out ? "next" : "prev", (int)rd32(ev, 8), (int)rd32(ev, 12));
 }
 
-/* Records the kernel writes. */
+/*
+ * perf reads the values at fixed places whatever the read_format;
+ * so does this, to print the same.
+ */
+static void dump_read(FILE *fp, const union perf_event *ev,
+		      const struct perf_session_attr *attr)
+{
+	u64 format = attr ? attr->attr.read_format : 0;
+
+	fprintf(fp, ": %d %d %s %llu\n", (int)rd32(ev, 8), (int)rd32(ev, 12),
+		attr ? attr->name : "(null)", rd64(ev, 16));
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		fprintf(fp, "... time enabled : %llu\n", rd64(ev, 24));
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		fprintf(fp, "... time running : %llu\n", rd64(ev, 32));
+	if (format & PERF_FORMAT_ID)
+		fprintf(fp, "... id           : %llu\n", rd64(ev, 40));
+	if (format & PERF_FORMAT_LOST)
+		fprintf(fp, "... lost         : %llu\n", rd64(ev, 48));
+}
+
+static void dump_namespaces(FILE *fp, const union perf_event *ev)
+{
+	static const char * const names[] = {
+		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
+	};
+	u64 nr = rd64(ev, 16), i;
+
+	fprintf(fp, " %d/%d - nr_namespaces: %u\n\t\t[", (int)rd32(ev, 8),
+		(int)rd32(ev, 12), (u32)nr);
+	for (i = 0; i < nr && 24 + (i + 1) * 16 <= ev->header.size; i++) {
+		if (i && i % 4 == 0)
+			fprintf(fp, "\n\t\t ");
+		fprintf(fp, "%u/%s: %llu/%#llx%s", (u32)i,
+			i < ARRAY_SIZE(names) ? names[i] : "UNKNOWN",
+			rd64(ev, 24 + i * 16), rd64(ev, 32 + i * 16),
+			i + 1 != nr ? ", " : "]\n");
+	}
+}
+
+/* Records the kernel writes; perf prints nothing more for throttling. */
 static void dump_kernel(FILE *fp, const union perf_event *ev,
 			const struct perf_sample *sample,
 			const struct perf_session_attr *attr)
@@ -234,15 +274,8 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 		fprintf(fp, ": id:%llu: lost samples :%llu\n",
 			sample ? sample->id : 0, rd64(ev, 8));
 		break;
-	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE:
-		fprintf(fp, ": time %llu id %llu stream_id %llu\n",
-			rd64(ev, 8), rd64(ev, 16), rd64(ev, 24));
-		break;
 	case PERF_RECORD_READ:
-		fprintf(fp, ": %d %d %s %llu\n", (int)rd32(ev, 8),
-			(int)rd32(ev, 12), attr ? attr->name : "?",
-			rd64(ev, 16));
+		dump_read(fp, ev, attr);
 		break;
 	case PERF_RECORD_AUX:
 		dump_aux(fp, ev);
@@ -255,8 +288,7 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 		dump_switch(fp, ev);
 		break;
 	case PERF_RECORD_NAMESPACES:
-		fprintf(fp, " %d/%d - nr_namespaces: %llu\n",
-			(int)rd32(ev, 8), (int)rd32(ev, 12), rd64(ev, 16));
+		dump_namespaces(fp, ev);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		fprintf(fp, " addr %llx len %u type %u flags 0x%x name %s\n",

@@ -177,6 +177,39 @@ static void free_memory(struct perf_header_info *info)
 	info->nr_memory_nodes = 0;
 }
 
+static void free_cpu_pmu_caps(struct perf_header_info *info)
+{
+	free_strv(info->cpu_pmu_caps, info->nr_cpu_pmu_caps);
+	info->cpu_pmu_caps = NULL;
+	info->nr_cpu_pmu_caps = 0;
+}
+
+static void free_pmu_caps(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_pmu_caps; i++) {
+		free(info->pmu_caps[i].pmu_name);
+		free_strv(info->pmu_caps[i].caps, info->pmu_caps[i].nr_caps);
+	}
+	free(info->pmu_caps);
+	info->pmu_caps = NULL;
+	info->nr_pmu_caps = 0;
+}
+
+static void free_hybrid(struct perf_header_info *info)
+{
+	u32 i;
+
+	for (i = 0; i < info->nr_hybrid_nodes; i++) {
+		free(info->hybrid_nodes[i].pmu_name);
+		free(info->hybrid_nodes[i].cpus);
+	}
+	free(info->hybrid_nodes);
+	info->hybrid_nodes = NULL;
+	info->nr_hybrid_nodes = 0;
+}
+
 /* Drop what feature feat put into info, so a bad payload leaves no half. */
 static void feat_forget(struct perf_header_info *info, int feat)
 {
@@ -229,6 +262,15 @@ static void feat_forget(struct perf_header_info *info, int feat)
 		break;
 	case HEADER_MEM_TOPOLOGY:
 		free_memory(info);
+		break;
+	case HEADER_CPU_PMU_CAPS:
+		free_cpu_pmu_caps(info);
+		break;
+	case HEADER_PMU_CAPS:
+		free_pmu_caps(info);
+		break;
+	case HEADER_HYBRID_TOPOLOGY:
+		free_hybrid(info);
 		break;
 	default:
 		break;
@@ -872,6 +914,70 @@ static int read_memory(struct perf_header_info *info, struct fcur *c)
 	return 0;
 }
 
+/* u32 count, then name and value strings: kept as "name=value". */
+static char **read_caps(struct fcur *c, u32 *nr_out)
+{
+	u32 nr = fcur_count(c, 2 * sizeof(u32)), i;
+	char **caps = calloc(nr + 1, sizeof(*caps));
+
+	*nr_out = 0;
+	if (!caps) {
+		c->bad = true;
+		return NULL;
+	}
+	for (i = 0; i < nr && !c->bad; i++) {
+		char *name = fcur_string(c), *value = fcur_string(c);
+
+		if (!c->bad && asprintf(&caps[i], "%s=%s", name, value) < 0) {
+			caps[i] = NULL;
+			c->bad = true;
+		}
+		free(name);
+		free(value);
+		if (!c->bad)
+			*nr_out = i + 1;
+	}
+	return caps;
+}
+
+static int read_pmu_caps(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_count(c, 2 * sizeof(u32)), i;
+
+	if (c->bad)
+		return -EINVAL;
+	free_pmu_caps(info);
+	info->pmu_caps = calloc(nr + 1, sizeof(*info->pmu_caps));
+	if (!info->pmu_caps)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		struct perf_pmu_caps *p = &info->pmu_caps[i];
+
+		info->nr_pmu_caps = i + 1;
+		p->caps = read_caps(c, &p->nr_caps);
+		p->pmu_name = fcur_string(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static int read_hybrid(struct perf_header_info *info, struct fcur *c)
+{
+	u32 nr = fcur_count(c, 2 * sizeof(u32)), i;
+
+	if (c->bad)
+		return -EINVAL;
+	free_hybrid(info);
+	info->hybrid_nodes = calloc(nr + 1, sizeof(*info->hybrid_nodes));
+	if (!info->hybrid_nodes)
+		return -ENOMEM;
+	for (i = 0; i < nr && !c->bad; i++) {
+		info->nr_hybrid_nodes = i + 1;
+		info->hybrid_nodes[i].pmu_name = fcur_string(c);
+		info->hybrid_nodes[i].cpus = fcur_string(c);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
 static int read_string_feat(char **dst, struct fcur *c)
 {
 	free(*dst);
@@ -903,6 +1009,14 @@ static int read_list_feat(struct perf_header_info *info, int feat,
 		return read_caches(info, c);
 	case HEADER_MEM_TOPOLOGY:
 		return read_memory(info, c);
+	case HEADER_CPU_PMU_CAPS:
+		free_cpu_pmu_caps(info);
+		info->cpu_pmu_caps = read_caps(c, &info->nr_cpu_pmu_caps);
+		return c->bad ? -EINVAL : 0;
+	case HEADER_PMU_CAPS:
+		return read_pmu_caps(info, c);
+	case HEADER_HYBRID_TOPOLOGY:
+		return read_hybrid(info, c);
 	default:
 		return 0;	/* known to exist, not decoded */
 	}
@@ -936,6 +1050,13 @@ static int read_feat(struct perf_header_info *info, int feat, struct fcur *c)
 		break;
 	case HEADER_CLOCKID:
 		info->clockid_res_ns = fcur_u64(c);
+		break;
+	case HEADER_COMPRESSED:
+		fcur_u32(c);		/* version */
+		info->comp_type = fcur_u32(c);
+		info->comp_level = fcur_u32(c);
+		info->comp_ratio = fcur_u32(c);
+		info->comp_mmap_len = fcur_u32(c);
 		break;
 	case HEADER_CLOCK_DATA:
 		if (fcur_u32(c) != 1)	/* only version 1 is defined */
@@ -1803,6 +1924,61 @@ static void print_memory(const struct perf_header_info *info, FILE *fp)
 	}
 }
 
+static void print_caps(FILE *fp, const char *pmu, char **caps, u32 nr)
+{
+	u32 i;
+
+	if (!nr) {
+		fprintf(fp, "# %s pmu capabilities: not available\n", pmu);
+		return;
+	}
+	fprintf(fp, "# %s pmu capabilities: ", pmu);
+	for (i = 0; i < nr; i++)
+		fprintf(fp, "%s%s", i ? ", " : "", caps[i]);
+	fputc('\n', fp);
+}
+
+static void print_hybrid(const struct perf_header_info *info, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "# hybrid cpu system:\n");
+	for (i = 0; i < info->nr_hybrid_nodes; i++)
+		fprintf(fp, "# %s cpu list : %s\n",
+			info->hybrid_nodes[i].pmu_name,
+			info->hybrid_nodes[i].cpus);
+}
+
+/* The features whose lines have many parts. */
+static void print_more(const struct perf_header_info *info, int feat,
+		       FILE *fp)
+{
+	u32 i;
+
+	switch (feat) {
+	case HEADER_CPU_PMU_CAPS:
+		print_caps(fp, "cpu", info->cpu_pmu_caps,
+			   info->nr_cpu_pmu_caps);
+		break;
+	case HEADER_PMU_CAPS:
+		for (i = 0; i < info->nr_pmu_caps; i++)
+			print_caps(fp, info->pmu_caps[i].pmu_name,
+				   info->pmu_caps[i].caps,
+				   info->pmu_caps[i].nr_caps);
+		break;
+	case HEADER_HYBRID_TOPOLOGY:
+		print_hybrid(info, fp);
+		break;
+	case HEADER_COMPRESSED:
+		fprintf(fp, "# compressed : %s, level = %d, ratio = %d\n",
+			info->comp_type == 1 ? "Zstd" : "Unknown",
+			info->comp_level, info->comp_ratio);
+		break;
+	default:
+		break;
+	}
+}
+
 static bool full_only(int feat)
 {
 	return feat == HEADER_CPU_TOPOLOGY || feat == HEADER_NUMA_TOPOLOGY ||
@@ -1884,6 +2060,7 @@ static void print_feat(const struct perf_header_info *info, int feat,
 		print_clock_data(info, fp);
 		break;
 	default:
+		print_more(info, feat, fp);
 		break;
 	}
 }

@@ -175,6 +175,17 @@ struct perf_memory_node {
 	u64 *bits;			/* which blocks belong to the node */
 };
 
+struct perf_pmu_caps {
+	char *pmu_name;
+	u32 nr_caps;
+	char **caps;			/* "name=value" */
+};
+
+struct perf_hybrid_node {
+	char *pmu_name;
+	char *cpus;
+};
+
 /*
  * What the features say about the recording.  The reader fills it from
  * a file; the writer writes the features whose bit is set in features.
@@ -219,6 +230,16 @@ struct perf_header_info {
 	u64 memory_bsize;
 	u32 nr_memory_nodes;
 	struct perf_memory_node *memory_nodes;
+	u32 nr_cpu_pmu_caps;
+	char **cpu_pmu_caps;		/* "name=value" */
+	u32 nr_pmu_caps;
+	struct perf_pmu_caps *pmu_caps;
+	u32 nr_hybrid_nodes;
+	struct perf_hybrid_node *hybrid_nodes;
+	u32 comp_type;			/* COMPRESSED: 1 is zstd */
+	u32 comp_level;
+	u32 comp_ratio;
+	u32 comp_mmap_len;
 
 	u32 nr_groups;
 	struct perf_group_desc *groups;

@@ -49,12 +49,7 @@ static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
 
 static bool key_has(const struct hists_config *cfg, enum sort_key k)
 {
-	int i;
-
-	for (i = 0; i < cfg->nr_keys; i++)
-		if (cfg->keys[i] == k)
-			return true;
-	return false;
+	return cfg->keymask & (1u << k);
 }
 
 static u64 mix(u64 h, u64 v)
@@ -114,8 +109,14 @@ static bool entry_matches(const struct hists_config *cfg,
 
 int hists__init(struct hists *h, const struct hists_config *cfg)
 {
+	int i;
+
 	memset(h, 0, sizeof(*h));
 	h->cfg = *cfg;
+	h->cfg.keymask = 0;
+	h->shapes_tail = &h->shape_list;
+	for (i = 0; i < cfg->nr_keys; i++)
+		h->cfg.keymask |= 1u << cfg->keys[i];
 	h->size = 1024;
 	h->table = calloc(h->size, sizeof(*h->table));
 	h->arena = arena__new(1 << 20);
@@ -125,6 +126,8 @@ int hists__init(struct hists *h, const struct hists_config *cfg)
 void hists__exit(struct hists *h)
 {
 	free(h->table);
+	free(h->children);
+	free(h->shapes);
 	free(h->interned);
 	arena__delete(h->arena);
 	memset(h, 0, sizeof(*h));
@@ -185,21 +188,73 @@ static struct hist_entry *hists__findnew(struct hists *h, const char *comm,
 
 /* ---- call graphs ------------------------------------------------------ */
 
+static u64 frame_key(const struct hist_frame *f)
+{
+	return f->sym ? (uintptr_t)f->sym : mix((uintptr_t)f->dso, f->addr);
+}
+
+static u64 child_hash(const struct callchain_node *parent,
+		      const struct hist_frame *f)
+{
+	return mix((uintptr_t)parent * 0x9e3779b97f4a7c15ULL, frame_key(f));
+}
+
+static int child_table_grow(struct hists *h)
+{
+	size_t size = h->child_size ? h->child_size * 2 : 4096, i;
+	struct callchain_node **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->child_size; i++) {
+		struct callchain_node *n = h->children[i];
+		size_t j;
+
+		if (!n)
+			continue;
+		j = child_hash(n->parent, &n->frame) & (size - 1);
+		while (t[j])
+			j = (j + 1) & (size - 1);
+		t[j] = n;
+	}
+	free(h->children);
+	h->children = t;
+	h->child_size = size;
+	return 0;
+}
+
+/*
+ * The child of @parent for frame @f, made on first use.  Children are
+ * found through one table keyed by (parent, frame): a walk of the
+ * sibling list would be quadratic in wide graphs (the callers of a
+ * popular function).
+ */
 static struct callchain_node *node_child(struct hists *h,
 					 struct callchain_node *parent,
 					 const struct hist_frame *f)
 {
 	struct callchain_node *n;
+	size_t j;
 
-	for (n = parent->child; n; n = n->sibling)
-		if (frame_same(&n->frame, f))
+	/* Hot paths repeat: the newest child is the likeliest. */
+	n = parent->child;
+	if (n && frame_same(&n->frame, f))
+		return n;
+	if ((h->nr_children + 1) * 2 > h->child_size && child_table_grow(h))
+		return NULL;
+	j = child_hash(parent, f) & (h->child_size - 1);
+	for (; (n = h->children[j]) != NULL; j = (j + 1) & (h->child_size - 1))
+		if (n->parent == parent && frame_same(&n->frame, f))
 			return n;
 	n = arena__alloc(h->arena, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->frame = *f;
+	n->parent = parent;
 	n->sibling = parent->child;
 	parent->child = n;
+	h->children[j] = n;
+	h->nr_children++;
 	return n;
 }
 
@@ -242,7 +297,7 @@ static struct hist_entry *add_self(struct hists *h,
 	if (!e)
 		return NULL;
 	e->self += s->period;
-	e->nr_samples++;
+	e->nr_samples += h->cur_count;
 	if (!h->cfg.callchain || !s->chain_len)
 		return e;
 	if (h->cfg.order == CALLCHAIN_CALLEE)
@@ -293,21 +348,182 @@ static int add_children(struct hists *h, const struct hist_sample *s,
 	return 0;
 }
 
-int hists__add_sample(struct hists *h, const struct hist_sample *s)
+/* Account one sample (or @count alike ones summed in @s->period). */
+static int hists__account(struct hists *h, const struct hist_sample *s,
+			  u64 count)
 {
 	struct hist_entry *self;
 
 	h->cur_thread_comm = s->thread_comm;
 	h->cur_tid = s->tid;
 	h->cur_filtered = s->filtered;
-	h->total_period += s->period;
-	h->nr_samples++;
+	h->cur_count = count;
 	self = add_self(h, s);
 	if (!self)
 		return -ENOMEM;
 	if (!h->cfg.children)
 		return 0;
+	if (!s->chain_len) {
+		struct hist_sample one = *s;
+
+		one.chain = &s->ip;
+		one.chain_len = 1;
+		return add_children(h, &one, self);
+	}
 	return add_children(h, s, self);
+}
+
+/* ---- sample shapes ----------------------------------------------------- */
+
+/*
+ * Samples with call chains are first folded into shapes: all samples of
+ * one context with the same chain become one shape with a summed period.
+ * Graphs are built from shapes when the report is printed, so the cost
+ * that grows with the square of the chain depth is paid per distinct
+ * chain, not per sample.
+ */
+struct sample_shape {
+	struct sample_shape *next;	/* in order of first appearance */
+	u64 hash;
+	struct hist_sample s;		/* chain copied into the arena */
+	u64 period;
+	u64 count;
+};
+
+static bool frames_equal(const struct hist_frame *a,
+			 const struct hist_frame *b)
+{
+	return frame_same(a, b) && a->level == b->level && a->dso == b->dso;
+}
+
+/*
+ * What tells shapes apart: the chain, and the sample fields that the
+ * sort keys or the filters look at.  The task and CPU of a shape are
+ * those of its first sample, which is also the sample that would have
+ * created its entries one sample at a time.
+ */
+static u64 shape_hash(const struct hists *hs, const struct hist_sample *s)
+{
+	const struct hists_config *cfg = &hs->cfg;
+	u64 h = mix(key_has(cfg, SORT_COMM) ? (uintptr_t)s->comm : 0,
+		    key_has(cfg, SORT_PID) ? s->tid : 0);
+	int i;
+
+	h = mix(h, key_has(cfg, SORT_CPU) ? s->cpu : 0);
+	h = mix(h, s->filtered);
+	h = mix(h, frame_key(&s->ip) ^ s->ip.level);
+	for (i = 0; i < s->chain_len; i++)
+		h = mix(h, frame_key(&s->chain[i]) ^ s->chain[i].level);
+	return h;
+}
+
+static bool shape_matches(const struct hists *hs,
+			  const struct sample_shape *sh, u64 hash,
+			  const struct hist_sample *s)
+{
+	const struct hists_config *cfg = &hs->cfg;
+	int i;
+
+	if (sh->hash != hash || sh->s.filtered != s->filtered ||
+	    sh->s.chain_len != s->chain_len ||
+	    (key_has(cfg, SORT_COMM) && sh->s.comm != s->comm) ||
+	    (key_has(cfg, SORT_PID) && sh->s.tid != s->tid) ||
+	    (key_has(cfg, SORT_CPU) && sh->s.cpu != s->cpu) ||
+	    !frames_equal(&sh->s.ip, &s->ip))
+		return false;
+	for (i = 0; i < s->chain_len; i++)
+		if (!frames_equal(&sh->s.chain[i], &s->chain[i]))
+			return false;
+	return true;
+}
+
+static int shape_table_grow(struct hists *h)
+{
+	size_t size = h->shape_size ? h->shape_size * 2 : 1024, i;
+	struct sample_shape **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->shape_size; i++) {
+		size_t j;
+
+		if (!h->shapes[i])
+			continue;
+		j = h->shapes[i]->hash & (size - 1);
+		while (t[j])
+			j = (j + 1) & (size - 1);
+		t[j] = h->shapes[i];
+	}
+	free(h->shapes);
+	h->shapes = t;
+	h->shape_size = size;
+	return 0;
+}
+
+static int shape_add(struct hists *h, const struct hist_sample *s)
+{
+	u64 hash = shape_hash(h, s);
+	struct sample_shape *sh;
+	size_t j;
+
+	if ((h->nr_shapes + 1) * 2 > h->shape_size && shape_table_grow(h))
+		return -ENOMEM;
+	j = hash & (h->shape_size - 1);
+	for (; (sh = h->shapes[j]) != NULL; j = (j + 1) & (h->shape_size - 1)) {
+		if (shape_matches(h, sh, hash, s)) {
+			sh->period += s->period;
+			sh->count++;
+			return 0;
+		}
+	}
+	sh = arena__alloc(h->arena, sizeof(*sh));
+	if (!sh)
+		return -ENOMEM;
+	sh->hash = hash;
+	sh->s = *s;
+	sh->s.chain = arena__alloc(h->arena, s->chain_len * sizeof(*s->chain));
+	if (s->chain_len && !sh->s.chain)
+		return -ENOMEM;
+	memcpy((void *)sh->s.chain, s->chain, s->chain_len * sizeof(*s->chain));
+	sh->period = s->period;
+	sh->count = 1;
+	*h->shapes_tail = sh;
+	h->shapes_tail = &sh->next;
+	h->shapes[j] = sh;
+	h->nr_shapes++;
+	return 0;
+}
+
+/* Turn the pending shapes into entries and graphs, in order. */
+int hists__flush(struct hists *h)
+{
+	struct sample_shape *sh;
+	int err;
+
+	for (sh = h->shape_list; sh; sh = sh->next) {
+		struct hist_sample s = sh->s;
+
+		s.period = sh->period;
+		err = hists__account(h, &s, sh->count);
+		if (err)
+			return err;
+	}
+	free(h->shapes);
+	h->shapes = NULL;
+	h->shape_size = 0;
+	h->nr_shapes = 0;
+	h->shape_list = NULL;
+	h->shapes_tail = &h->shape_list;
+	return 0;
+}
+
+int hists__add_sample(struct hists *h, const struct hist_sample *s)
+{
+	h->total_period += s->period;
+	h->nr_samples++;
+	if (s->chain_len && (h->cfg.callchain || h->cfg.children))
+		return shape_add(h, s);
+	return hists__account(h, s, 1);
 }
 
 static u64 str_hash(const char *s)

@@ -44,9 +44,12 @@ struct hist_sample {
 	bool filtered;		/* counts, but hides the entries it creates */
 };
 
+struct sample_shape;
+
 struct callchain_node {
 	struct hist_frame frame;
 	u64 hits;			/* period through this node */
+	struct callchain_node *parent;
 	struct callchain_node *child;
 	struct callchain_node *sibling;
 };
@@ -74,6 +77,7 @@ enum callchain_order {
 struct hists_config {
 	enum sort_key keys[SORT_MAX_KEYS];
 	int nr_keys;
+	unsigned int keymask;	/* bit per key in use, derived from keys */
 	bool children;		/* accumulate callers' overhead */
 	bool callchain;		/* print the call graph */
 	enum callchain_order order;
@@ -95,7 +99,16 @@ struct hists {
 	const char * const *cur_thread_comm;	/* of the sample being added */
 	u32 cur_tid;
 	bool cur_filtered;
+	u64 cur_count;
+	struct sample_shape **shapes;		/* open addressing */
+	size_t shape_size;
+	size_t nr_shapes;
+	struct sample_shape *shape_list;
+	struct sample_shape **shapes_tail;
 	struct arena *arena;
+	struct callchain_node **children;	/* (parent, frame) -> node */
+	size_t child_size;
+	size_t nr_children;
 	const char **interned;		/* open addressing */
 	size_t intern_size;
 	size_t nr_interned;
@@ -104,6 +117,7 @@ struct hists {
 int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
+int hists__flush(struct hists *hists);
 int sort_keys__parse(const char *str, struct hists_config *cfg);
 
 struct hists_header {

@@ -320,10 +320,31 @@ static bool single_value(const char *list)
 	return list && *list && !strchr(list, ',');
 }
 
+/*
+ * The build ids the file recorded: a binary on disk that differs from
+ * the one that ran (rebuilt, upgraded) must not lend its symbols.
+ */
+static void report_build_ids(struct perf_session *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->info.nr_build_ids; i++) {
+		const struct perf_build_id_entry *b = &s->info.build_ids[i];
+		struct dso *dso;
+
+		if (!b->filename || b->filename[0] != '/' || !b->size)
+			continue;
+		dso = dsos__findnew(b->filename);
+		if (dso && !dso->bid.size)
+			dso__set_build_id(dso, b->build_id, b->size);
+	}
+}
+
 static int report_setup(struct report *r, struct perf_session *s)
 {
 	u32 i;
 
+	report_build_ids(s);
 	report_defaults(r, s);
 	/* Filtering on one name makes its column say the same on every row. */
 	if (single_value(r->filter.comms))

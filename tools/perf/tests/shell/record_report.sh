@@ -3,8 +3,12 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 
+# A private copy of the workload: a rebuild of perf meanwhile must not
+# change the binary the recording refers to.
+mkdir "$tmpdir/bin"
+cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
 data=$tmpdir/perf.data
-$PERF record -q -e cpu-clock -F 2000 -g -o "$data" -- $PERF test -w cpuloop 0.5 ||
+$PERF record -q -e cpu-clock -F 2000 -g -o "$data" -- "$tmpdir/bin/perf" test -w cpuloop 0.5 ||
 	fail "perf record failed"
 $PERF report -i "$data" --stdio --no-children -g none --sort sym > "$tmpdir/r.txt" ||
 	fail "perf report failed"

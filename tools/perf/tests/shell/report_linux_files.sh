@@ -4,7 +4,11 @@
 need_root
 need_linux_perf
 
-wl="$PERF test -w cpuloop 0.3"
+# A private copy of the workload: a rebuild of perf meanwhile must not
+# change the binary the recording refers to.
+mkdir "$tmpdir/bin"
+cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+wl="$tmpdir/bin/perf test -w cpuloop 0.3"
 $LINUX_PERF record -q -e cpu-clock -F 2000 -o "$tmpdir/plain.data" -- $wl 2>/dev/null ||
 	fail "Linux perf record failed"
 $LINUX_PERF record -q -e cpu-clock -F 2000 -g -o "$tmpdir/g.data" -- $wl 2>/dev/null ||
