@@ -39,6 +39,8 @@ struct record_cmd {
 	int verbose;
 
 	const char **argv;
+	int orig_argc;			/* the whole command line, for */
+	const char **orig_argv;		/* the file's cmdline feature */
 	struct perf_evlist *evlist;
 	struct record_rings rings;
 	struct record_stats stats;
@@ -365,6 +367,10 @@ static int record_run(struct record_cmd *cmd)
 	}
 	err = record_add_attrs(cmd);
 	if (!err)
+		err = perf_header_info__set_cmdline(&cmd->writer.info,
+						    cmd->orig_argc,
+						    cmd->orig_argv);
+	if (!err)
 		err = perf_data_writer__begin(&cmd->writer);
 	if (!err)
 		err = record_synthesize(cmd);
@@ -475,6 +481,11 @@ int cmd_record(int argc, const char **argv)
 	};
 	int ret;
 
+	cmd.orig_argc = argc;
+	cmd.orig_argv = malloc((argc + 1) * sizeof(*argv));
+	if (!cmd.orig_argv)
+		return 1;
+	memcpy(cmd.orig_argv, argv, (argc + 1) * sizeof(*argv));
 	argc = parse_options(argc - 1, argv + 1, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd.argv = argc ? argv + 1 : NULL;

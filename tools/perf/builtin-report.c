@@ -93,7 +93,7 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 			return 0;
 	}
 	if (cmd->dump_raw)
-		err = perf_session__dump(s, stdout, false);
+		err = perf_session__dump(s, stdout, true);
 	else
 		err = report__run(&cmd->r, s, stdout);
 	if (err == PERF_SESSION_DATA_ERROR) {
