@@ -54,12 +54,16 @@ struct record_cmd {
 static volatile sig_atomic_t record_done;
 static volatile sig_atomic_t record_child_exited;
 
+static volatile sig_atomic_t record_signal;
+
 static void record_sig_handler(int sig)
 {
-	if (sig == SIGCHLD)
+	if (sig == SIGCHLD) {
 		record_child_exited = 1;
-	else
-		record_done = 1;
+		return;
+	}
+	record_done = 1;
+	record_signal = sig;
 }
 
 static int record_callgraph(const struct option *opt, const char *arg,
@@ -165,6 +169,27 @@ static int record_fallback(struct record_cmd *cmd)
 	return e->name ? 0 : -1;
 }
 
+/* Without the right to sample the kernel, sample user space only. */
+static bool record_fallback_to_user(struct record_cmd *cmd, int err)
+{
+	struct perf_evsel *pos;
+	bool changed = false;
+
+	if (err != -EACCES && err != -EPERM)
+		return false;
+	perf_evlist__for_each(cmd->evlist, pos) {
+		if (pos->attr.exclude_kernel ||
+		    pos->attr.type == PERF_TYPE_TRACEPOINT)
+			continue;
+		pos->attr.exclude_kernel = 1;
+		pos->attr.exclude_hv = 1;
+		changed = true;
+	}
+	if (changed && !cmd->quiet)
+		fprintf(stderr, "perf record: no permission to sample the kernel, sampling user space only\n");
+	return changed;
+}
+
 static int record_open(struct record_cmd *cmd)
 {
 	struct perf_evsel *pos;
@@ -173,6 +198,8 @@ static int record_open(struct record_cmd *cmd)
 
 	err = perf_evlist__open(cmd->evlist, false);
 	if (err && !record_fallback(cmd))
+		err = perf_evlist__open(cmd->evlist, false);
+	if (err && record_fallback_to_user(cmd, err))
 		err = perf_evlist__open(cmd->evlist, false);
 	if (!err)
 		return 0;
@@ -213,32 +240,45 @@ static int record_add_attrs(struct record_cmd *cmd)
 	return 0;
 }
 
+/* Every process of a -p list once; each -t thread with its process's maps. */
+static int record_synthesize_tasks(struct record_cmd *cmd,
+				   const struct record_sink *sink)
+{
+	const char *list = cmd->target.pid_list ? cmd->target.pid_list :
+						  cmd->target.tid_list;
+	const char *p = list;
+	int err = 0;
+
+	while (*p && !err) {
+		char *end;
+		pid_t id = strtol(p, &end, 10);
+
+		if (cmd->target.pid_list)
+			err = record_synthesize_process(id, cmd->id_size, sink);
+		else
+			err = record_synthesize_task_thread(id, cmd->id_size,
+							    sink);
+		p = *end ? end + 1 : end;
+	}
+	return err;
+}
+
 /* The state of the world before the first sample: tasks and mappings. */
 static int record_synthesize(struct record_cmd *cmd)
 {
 	struct record_sink sink = { record_write, cmd };
-	struct perf_thread_map *t = cmd->evlist->threads;
-	int i, err;
+	int err;
 
 	err = record_synthesize_kernel(cmd->id_size, &sink);
 	if (err)
 		return err;
 	if (target__has_cpus(&cmd->target))
 		return record_synthesize_all(cmd->id_size, &sink);
-	if (cmd->target.pid_list) {
-		for (i = 0; i < t->nr && !err; i++)
-			if (i == 0 || t->tid[i] != t->tid[0])
-				err = record_synthesize_process(t->tid[i],
-								cmd->id_size,
-								&sink);
-		return err;
-	}
-	for (i = 0; i < t->nr && !err; i++)
-		err = record_synthesize_thread(t->tid[i] < 0 ? cmd->wl.pid :
-					       t->tid[i], t->tid[i] < 0 ?
-					       cmd->wl.pid : t->tid[i],
-					       cmd->id_size, &sink);
-	return err;
+	if (target__has_tasks(&cmd->target))
+		return record_synthesize_tasks(cmd, &sink);
+	/* The command: its name before exec; exec brings the rest. */
+	return record_synthesize_thread(cmd->wl.pid, cmd->wl.pid, cmd->id_size,
+					&sink);
 }
 
 static int record_finished_round(struct record_cmd *cmd)
@@ -394,7 +434,10 @@ static int record_run(struct record_cmd *cmd)
 		err = record_drain(cmd);
 	if (err < 0)
 		goto out_write_error;
-	if (cmd->argv && !record_done)
+	/* Like a shell: the command gets the signal that stopped us. */
+	if (cmd->argv && record_done && !cmd->wl.reaped)
+		kill(cmd->wl.pid, record_signal ? record_signal : SIGTERM);
+	if (cmd->argv)
 		workload__wait(&cmd->wl, NULL);
 	if (!cmd->writer.pipe)
 		build_id_tracker__collect(&cmd->build_ids, &cmd->writer.info);
@@ -438,7 +481,7 @@ static void record_check_options(struct record_cmd *cmd,
 	if (cmd->period && cmd->freq)
 		usage_with_options_msg(record_usage, options,
 				       "-c and -F are exclusive");
-	if (cmd->mmap_pages & (cmd->mmap_pages - 1))
+	if (!cmd->mmap_pages || (cmd->mmap_pages & (cmd->mmap_pages - 1)))
 		usage_with_options_msg(record_usage, options,
 				       "-m needs a power of two number of pages");
 }

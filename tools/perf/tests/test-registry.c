@@ -19,6 +19,8 @@ const struct test_case unit_tests[] = {
 	  test__parse_tracepoint },
 	{ "hists", "Histograms: keys, children, call graphs, limits",
 	  test__hists },
+	{ "demangle", "C++ names without parameters or return types",
+	  test__demangle },
 	{ "stats", "Mean and standard error of repeated runs", test__stats },
 	{ "stat-output", "perf stat lines: units, metrics, multiplexing, CSV",
 	  test__stat_output },

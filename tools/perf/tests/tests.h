@@ -75,6 +75,7 @@ int test__symfs(struct test_ctx *ctx);
 int test__debuglink(struct test_ctx *ctx);
 int test__machine(struct test_ctx *ctx);
 int test__hists(struct test_ctx *ctx);
+int test__demangle(struct test_ctx *ctx);
 
 int test__data_file(struct test_ctx *ctx);
 int test__data_pipe(struct test_ctx *ctx);

@@ -56,6 +56,36 @@ void demangle_strip_params(char *name)
 		name[len] = '\0';
 }
 
+/* Is the space at @name[i] the one inside an "operator new"-like name? */
+static bool operator_space(const char *name, size_t i)
+{
+	return i >= 8 && !strncmp(name + i - 8, "operator", 8);
+}
+
+/*
+ * Template functions demangle with their return type first ("void
+ * ns::f<int>"); reports show the name alone.  Drop everything up to the
+ * last space outside brackets, but keep "operator new" whole.
+ */
+void demangle_strip_return_type(char *name)
+{
+	size_t i, cut = 0;
+	int depth = 0;
+
+	for (i = 0; name[i]; i++) {
+		char c = name[i];
+
+		if (c == '<' || c == '(' || c == '[')
+			depth++;
+		else if ((c == '>' || c == ')' || c == ']') && depth > 0)
+			depth--;
+		else if (c == ' ' && depth == 0 && !operator_space(name, i))
+			cut = i + 1;
+	}
+	if (cut)
+		memmove(name, name + cut, strlen(name + cut) + 1);
+}
+
 char *demangle_cxx(const char *name)
 {
 	int status = -1;
@@ -69,5 +99,6 @@ char *demangle_cxx(const char *name)
 		return NULL;
 	}
 	demangle_strip_params(out);
+	demangle_strip_return_type(out);
 	return out;
 }

@@ -14,4 +14,7 @@ char *demangle_cxx(const char *name);
 /* Cut "(params) const" off a demangled name, in place. */
 void demangle_strip_params(char *name);
 
+/* Cut a template function's return type off, in place. */
+void demangle_strip_return_type(char *name);
+
 #endif /* __PERF_UTIL_DEMANGLE_H */

@@ -308,6 +308,37 @@ int record_synthesize_process(pid_t pid, size_t id_size,
 	return err ? err : synthesize_maps(pid, id_size, sink);
 }
 
+/* The process a thread belongs to, from /proc/TID/status. */
+static pid_t thread_tgid(pid_t tid)
+{
+	char path[64], line[256];
+	pid_t tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* One thread of a process (-t): its name, and its process's mappings. */
+int record_synthesize_task_thread(pid_t tid, size_t id_size,
+				  const struct record_sink *sink)
+{
+	pid_t pid = thread_tgid(tid);
+	int err;
+
+	if (pid < 0)
+		return 0;	/* gone meanwhile */
+	err = record_synthesize_thread(pid, tid, id_size, sink);
+	return err ? err : synthesize_maps(pid, id_size, sink);
+}
+
 int record_synthesize_all(size_t id_size, const struct record_sink *sink)
 {
 	struct dirent *d;

@@ -44,6 +44,8 @@ int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,
 			     const struct record_sink *sink);
 int record_synthesize_process(pid_t pid, size_t id_size,
 			      const struct record_sink *sink);
+int record_synthesize_task_thread(pid_t tid, size_t id_size,
+				  const struct record_sink *sink);
 int record_synthesize_all(size_t id_size, const struct record_sink *sink);
 int record_synthesize_kernel(size_t id_size, const struct record_sink *sink);
 

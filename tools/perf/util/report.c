@@ -185,6 +185,20 @@ static int chain_reserve(struct report *r, u64 nr)
 }
 
 /*
+ * --max-stack keeps the frames shown first: the leaf side in callee
+ * order, the outermost callers in caller order, as Linux perf does.
+ */
+static int limit_stack(struct report *r, int n)
+{
+	if (n <= r->max_stack)
+		return n;
+	if (r->cfg.order == CALLCHAIN_CALLER)
+		memmove(r->chain, r->chain + n - r->max_stack,
+			r->max_stack * sizeof(*r->chain));
+	return r->max_stack;
+}
+
+/*
  * Resolve a sample's call chain, leaf first, into r->chain.  Context
  * markers switch between kernel and user resolution and are not frames.
  */
@@ -198,7 +212,7 @@ static int resolve_chain(struct report *r, const struct perf_sample *s,
 
 	if (!cc || chain_reserve(r, cc->nr))
 		return 0;
-	for (i = 0; i < cc->nr && n < r->max_stack; i++) {
+	for (i = 0; i < cc->nr; i++) {
 		struct addr_location al;
 		u64 ip = cc->ips[i];
 
@@ -216,7 +230,7 @@ static int resolve_chain(struct report *r, const struct perf_sample *s,
 			r->chain[n].addr = ip;
 		n++;
 	}
-	return n;
+	return limit_stack(r, n);
 }
 
 /*

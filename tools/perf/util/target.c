@@ -59,6 +59,26 @@ int target__parse_events(struct target *t, struct perf_evlist *evlist,
 	return 0;
 }
 
+/* Name the first CPU of @cpus that is not online, if any. */
+static bool cpus_offline(const struct perf_cpu_map *cpus, const char *cmd)
+{
+	struct perf_cpu_map *online = perf_cpu_map__new_online();
+	bool bad = false;
+	int i;
+
+	for (i = 0; online && i < cpus->nr && !bad; i++) {
+		if (perf_cpu_map__idx(online, cpus->cpu[i]) < 0) {
+			fprintf(stderr, "perf %s: CPU %d is not online (online: ",
+				cmd, cpus->cpu[i]);
+			perf_cpu_map__fprintf(online, stderr);
+			fprintf(stderr, ")\n");
+			bad = true;
+		}
+	}
+	perf_cpu_map__put(online);
+	return bad;
+}
+
 /*
  * CPUs and threads to open counters on.  Without -a/-C/-p/-t the thread
  * map holds one "any" slot that the caller fills with its command's pid.
@@ -76,6 +96,10 @@ int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
 		if (!cpus) {
 			fprintf(stderr, "perf %s: invalid CPU list '%s' (expected e.g. 0,2-3)\n",
 				cmd, t->cpu_list);
+			return -EINVAL;
+		}
+		if (t->cpu_list && cpus_offline(cpus, cmd)) {
+			perf_cpu_map__put(cpus);
 			return -EINVAL;
 		}
 		threads = perf_thread_map__new_any();
