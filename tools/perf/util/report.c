@@ -274,7 +274,10 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	hs.cpu = s->cpu;
 	hs.period = s->period;
 	frame_from_al(&hs.ip, &al);
-	if (attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) {
+	/* Chains feed graphs and children, or move the leaf; else skip. */
+	if ((attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    (r->cfg.callchain || r->cfg.children ||
+	     r->frames != CALLCHAIN_FRAMES_ALL)) {
 		hs.chain_len = resolve_chain(r, s, t);
 		hs.chain = r->chain;
 		chain_levels(r, hs.chain_len, al.level);
