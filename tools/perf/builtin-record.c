@@ -467,12 +467,8 @@ static const char * const record_usage[] = {
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
 {
-	const char *why = target__check(&cmd->target);
+	const char *why = target__check(&cmd->target, cmd->argv != NULL);
 
-	if (!cmd->argv && !target__has_cpus(&cmd->target) &&
-	    !target__has_tasks(&cmd->target))
-		usage_with_options_msg(record_usage, options,
-				       "give a command, -a, -C, -p or -t");
 	if (why)
 		usage_with_options_msg(record_usage, options, "%s", why);
 	if (cmd->period < 0 || cmd->freq < 0)

@@ -416,12 +416,8 @@ static const char * const stat_usage[] = {
 static int stat_check_options(struct stat_cmd *cmd,
 			      const struct option *options)
 {
-	const char *why = target__check(&cmd->target);
+	const char *why = target__check(&cmd->target, cmd->argv != NULL);
 
-	if (!cmd->argv && !target__has_cpus(&cmd->target) &&
-	    !target__has_tasks(&cmd->target))
-		usage_with_options_msg(stat_usage, options,
-				       "give a command, -a, -C, -p or -t");
 	if (why)
 		usage_with_options_msg(stat_usage, options, "%s", why);
 	if (cmd->no_aggr && !target__has_cpus(&cmd->target))

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <perf/parse-events.h>
+#include "array.h"
 #include "data.h"
 
 #ifndef PERF_VERSION
@@ -365,15 +366,9 @@ int perf_data_writer__add_attr(struct perf_data_writer *w,
 {
 	struct perf_event_desc *d;
 
-	if (w->nr_attrs == w->attrs_alloc) {
-		u32 n = w->attrs_alloc ? w->attrs_alloc * 2 : 8;
-
-		d = realloc(w->attrs, n * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		w->attrs = d;
-		w->attrs_alloc = n;
-	}
+	if (array_reserve_one((void **)&w->attrs, &w->attrs_alloc, w->nr_attrs,
+			      sizeof(*d)))
+		return -ENOMEM;
 	d = &w->attrs[w->nr_attrs];
 	memset(d, 0, sizeof(*d));
 	d->attr = *attr;
@@ -903,15 +898,9 @@ static int session_add_attr(struct perf_session *s,
 	struct perf_session_attr *a;
 	u32 i;
 
-	if (s->nr_attrs == s->attrs_alloc) {
-		u32 n = s->attrs_alloc ? s->attrs_alloc * 2 : 8;
-
-		a = realloc(s->attrs, n * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		s->attrs = a;
-		s->attrs_alloc = n;
-	}
+	if (array_reserve_one((void **)&s->attrs, &s->attrs_alloc, s->nr_attrs,
+			      sizeof(*a)))
+		return -ENOMEM;
 	a = &s->attrs[s->nr_attrs];
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;

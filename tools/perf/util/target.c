@@ -33,8 +33,10 @@ bool target__has_cpus(const struct target *t)
 }
 
 /* A reason the combination makes no sense, or NULL. */
-const char *target__check(const struct target *t)
+const char *target__check(const struct target *t, bool has_command)
 {
+	if (!has_command && !target__has_cpus(t) && !target__has_tasks(t))
+		return "give a command, -a, -C, -p or -t";
 	if (t->pid_list && t->tid_list)
 		return "-p and -t are exclusive";
 	if (target__has_tasks(t) && target__has_cpus(t))

@@ -27,7 +27,7 @@ enum target_cpus {
 int target__add_event(const struct option *opt, const char *arg, int unset);
 bool target__has_tasks(const struct target *t);
 bool target__has_cpus(const struct target *t);
-const char *target__check(const struct target *t);
+const char *target__check(const struct target *t, bool has_command);
 int target__parse_events(struct target *t, struct perf_evlist *evlist,
 			 const char *default_events);
 int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
