@@ -22,10 +22,13 @@ int test__demangle(struct test_ctx *ctx)
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *out = demangle_cxx(cases[i][0]);
+		const char *shown = out;
 
+		if (!shown)
+			shown = "(null)";
 		TEST_ASSERT(ctx, out && !strcmp(out, cases[i][1]),
-			    "%s gave '%s', wanted '%s'", cases[i][0],
-			    out ? out : "(null)", cases[i][1]);
+			    "%s gave '%s', wanted '%s'", cases[i][0], shown,
+			    cases[i][1]);
 		free(out);
 	}
 	TEST_ASSERT(ctx, !demangle_cxx("main") && !demangle_cxx("_Zgarbage"),
