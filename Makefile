@@ -39,3 +39,21 @@ clean:
 	rm -rf build/no-tests
 
 .PHONY: all deps perf perf-no-tests demo check check-fast bench clean
+
+# The kernel half.  make kernel: the test kernel (build/kbuild); make
+# vmcheck: boot it in QEMU, run KUnit, the selftests and perf test; make
+# series: export and check the patch series (build/series).  DEBUG=1 picks
+# the debug variant (kernel/configs/debug.config, build/kbuild-debug).
+KERNEL_VARIANT := $(if $(filter-out 0,$(DEBUG)),--debug)
+
+kernel: deps
+	@scripts/kernel-build $(KERNEL_VARIANT)
+
+vmcheck: deps perf
+	@scripts/kernel-build --quiet $(KERNEL_VARIANT)
+	@scripts/vm-run $(KERNEL_VARIANT)
+
+series: deps
+	@scripts/series
+
+.PHONY: kernel vmcheck series

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf record: -a, -C, -p, -c, --no-inherit, SIGINT, pipe, bad options
 . "$(dirname "$0")/lib/common.sh"
+need_sampling
 need_root
 wl="$PERF test -w cpuloop"
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf record then perf report: hot functions, Linux perf reads our file
 . "$(dirname "$0")/lib/common.sh"
+need_sampling
 need_root
 
 # A private copy of the workload: a rebuild of perf meanwhile must not

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf report: empty, truncated and garbage files give clear errors
 . "$(dirname "$0")/lib/common.sh"
+need_sampling
 need_root
 
 : > "$tmpdir/empty.data"

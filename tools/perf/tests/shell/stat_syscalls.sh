@@ -3,6 +3,7 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_tracepoint syscalls sys_enter_getppid
+need_tracepoint_counters syscalls sys_enter_getppid
 
 N=1000
 $PERF stat -x, -o "$tmpdir/out" -e syscalls:sys_enter_getppid -- \

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_counter: what the rest of the kernel calls.  The hooks are cheap
+ * when nobody counts: each tests a static key or a task field first.
+ */
+#ifndef _LINUX_PERF_COUNTER_H
+#define _LINUX_PERF_COUNTER_H
+
+/* The names both ABIs share come from perf_event's header, first. */
+#include <linux/perf_event.h>
+#include <uapi/linux/perf_counter.h>
+
+struct pt_regs;
+struct task_struct;
+
+#ifdef CONFIG_PERF_COUNTERS
+
+#include <linux/jump_label.h>
+#include <linux/sched.h>
+
+DECLARE_STATIC_KEY_FALSE(perf_counter_sched_key);
+extern atomic_t perf_counter_sw_users[PERF_COUNT_SW_MAX];
+
+void __perf_counter_task_sched_out(struct task_struct *prev,
+				   struct task_struct *next);
+void __perf_counter_task_sched_in(struct task_struct *prev,
+				  struct task_struct *task);
+void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs);
+
+/* Called with interrupts off, before the switch from prev to next. */
+static inline void perf_counter_task_sched_out(struct task_struct *prev,
+					       struct task_struct *next)
+{
+	if (static_branch_unlikely(&perf_counter_sched_key))
+		__perf_counter_task_sched_out(prev, next);
+}
+
+/* Called with interrupts off, once task is current. */
+static inline void perf_counter_task_sched_in(struct task_struct *prev,
+					      struct task_struct *task)
+{
+	if (static_branch_unlikely(&perf_counter_sched_key))
+		__perf_counter_task_sched_in(prev, task);
+}
+
+/* task is about to run on another CPU; counted at its next sched-in. */
+static inline void perf_counter_task_migrate(struct task_struct *task)
+{
+	if (atomic_read(&perf_counter_sw_users[PERF_COUNT_SW_CPU_MIGRATIONS]))
+		task->perf_counter_migrated = 1;
+}
+
+/* nr events of software counter id happened to current. */
+static inline void perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs)
+{
+	if (atomic_read(&perf_counter_sw_users[id]))
+		__perf_counter_sw_event(id, nr, regs);
+}
+
+int perf_counter_init_task(struct task_struct *child, u64 clone_flags);
+void perf_counter_exit_task(struct task_struct *task);
+void perf_counter_free_task(struct task_struct *task);
+void perf_counter_exec(void);
+
+#else /* !CONFIG_PERF_COUNTERS */
+
+static inline void perf_counter_task_sched_out(struct task_struct *prev,
+					       struct task_struct *next) { }
+static inline void perf_counter_task_sched_in(struct task_struct *prev,
+					      struct task_struct *task) { }
+static inline void perf_counter_task_migrate(struct task_struct *task) { }
+static inline void perf_counter_sw_event(u32 id, u64 nr,
+					 struct pt_regs *regs) { }
+static inline int perf_counter_init_task(struct task_struct *child,
+					 u64 clone_flags)
+{
+	return 0;
+}
+
+static inline void perf_counter_exit_task(struct task_struct *task) { }
+static inline void perf_counter_free_task(struct task_struct *task) { }
+static inline void perf_counter_exec(void) { }
+
+#endif /* CONFIG_PERF_COUNTERS */
+
+#endif /* _LINUX_PERF_COUNTER_H */

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter core: the perf_counter_open() system call, counters as
+ * files (read, ioctl, release) and the tunables of the subsystem.
+ *
+ * The sysctl registered here, /proc/sys/kernel/perf_counter_paranoid,
+ * doubles as the subsystem's signature: the perf tool uses the
+ * perf_counter_open() system call only on kernels where the file exists.
+ */
+
+#include <linux/cache.h>
+#include <linux/errno.h>
+#include <linux/init.h>
+#include <linux/sysctl.h>
+
+#include "internal.h"
+
+/*
+ * How much an unprivileged user may count; holders of CAP_PERFMON or
+ * CAP_SYS_ADMIN are never restricted.
+ *
+ *  -1	anything, raw tracepoint data included
+ *   0	CPU-wide counters too, but no raw tracepoint data
+ *   1	counters on their own tasks, user and kernel mode
+ *   2	counters on their own tasks, user mode only (the default)
+ *   3	nothing
+ *
+ * Levels -1 to 2 mean what they mean for perf_event_paranoid, so advice
+ * written for one knob holds for the other; 3 is the level distributions
+ * use to turn unprivileged use off.  Anything else is refused with
+ * -EINVAL rather than rounded to a level the writer did not ask for.
+ */
+int sysctl_perf_counter_paranoid __read_mostly = PERF_COUNTER_PARANOID_DEFAULT;
+
+static int perf_counter_paranoid_min = PERF_COUNTER_PARANOID_MIN;
+static int perf_counter_paranoid_max = PERF_COUNTER_PARANOID_MAX;
+
+struct ctl_table perf_counter_sysctl_table[] = {
+	{
+		.procname	= "perf_counter_paranoid",
+		.data		= &sysctl_perf_counter_paranoid,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= &perf_counter_paranoid_min,
+		.extra2		= &perf_counter_paranoid_max,
+	},
+	{ }
+};
+
+struct ctl_table_header *perf_counter_sysctl_header;
+
+static int __init perf_counter_subsys_init(void)
+{
+	perf_counter_cpus_init();
+	perf_counter_sysctl_header = register_sysctl("kernel",
+						     perf_counter_sysctl_table);
+	if (!perf_counter_sysctl_header)
+		return -ENOMEM;
+	return 0;
+}
+core_initcall(perf_counter_subsys_init);

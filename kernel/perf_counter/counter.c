@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: counter states, time accounting and group scheduling.
+ *
+ * Nothing in this file reads a clock or knows about tasks and CPUs: the
+ * callers bring the context's clock up to date (perf_counter_ctx_update_time)
+ * and hold ctx->lock, so the KUnit suite can drive every transition with
+ * made-up times and a made-up PMU.
+ *
+ * Time accounting.  A context keeps its own clock, ctx->time, which runs
+ * only while the context is active (for a task: while the task runs).
+ * A counter remembers in tstamp the context time up to which its totals
+ * are right; whenever its state changes, the time since then is added to
+ * total_time_enabled if it was enabled and to total_time_running if it
+ * was on the PMU.  A counter that is enabled but waits for room on the
+ * PMU therefore needs no visit while it waits: the difference between
+ * the context clock and its tstamp is exactly its missing enabled time.
+ * Nothing loops over counters on a tick.
+ */
+
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/list.h>
+#include <linux/sched/clock.h>
+
+#include "internal.h"
+
+static atomic64_t perf_counter_next_id;
+
+/* The perf clock: what time_enabled, time_running and samples use. */
+u64 perf_counter_clock(void)
+{
+	return local_clock();
+}
+
+void perf_counter_ctx_init(struct perf_counter_context *ctx,
+			   struct task_struct *task, int cpu)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->counter_list);
+	INIT_LIST_HEAD(&ctx->active_list);
+	ctx->task = task;
+	ctx->cpu = cpu;
+	refcount_set(&ctx->refcount, 1);
+}
+
+void perf_counter_init(struct perf_counter *counter,
+		       const struct perf_counter_attr *attr,
+		       const struct perf_counter_pmu *pmu, int cpu,
+		       struct perf_counter *group_leader)
+{
+	counter->attr = *attr;
+	counter->pmu = pmu;
+	counter->cpu = cpu;
+	counter->oncpu = -1;
+	counter->group_leader = group_leader ? group_leader : counter;
+	counter->state = attr->disabled ? PERF_COUNTER_STATE_OFF :
+					  PERF_COUNTER_STATE_INACTIVE;
+	INIT_LIST_HEAD(&counter->group_entry);
+	INIT_LIST_HEAD(&counter->sibling_list);
+	INIT_LIST_HEAD(&counter->active_entry);
+	INIT_LIST_HEAD(&counter->child_list);
+	INIT_LIST_HEAD(&counter->child_entry);
+	mutex_init(&counter->child_mutex);
+	init_waitqueue_head(&counter->waitq);
+	counter->period_left = attr->freq ? 0 : attr->sample_period;
+	refcount_set(&counter->refcount, 1);
+	counter->id = atomic64_inc_return(&perf_counter_next_id);
+}
+
+/* Advance the context clock to now; a no-op while it is inactive. */
+void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now)
+{
+	if (!ctx->is_active)
+		return;
+	ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+/* Bring the totals of @counter up to the context's clock. */
+void perf_counter_update_times(struct perf_counter *counter)
+{
+	u64 now = counter->ctx->time;
+	u64 delta = now - counter->tstamp;
+
+	if (counter->state >= PERF_COUNTER_STATE_INACTIVE)
+		counter->total_time_enabled += delta;
+	if (counter->state == PERF_COUNTER_STATE_ACTIVE)
+		counter->total_time_running += delta;
+	counter->tstamp = now;
+}
+
+static void counter_set_state(struct perf_counter *counter,
+			      enum perf_counter_state state)
+{
+	perf_counter_update_times(counter);
+	counter->state = state;
+}
+
+static int counter_sched_in(struct perf_counter *counter, int cpu)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+
+	if (counter->state != PERF_COUNTER_STATE_INACTIVE)
+		return 0;
+	counter_set_state(counter, PERF_COUNTER_STATE_ACTIVE);
+	counter->oncpu = cpu;
+	if (counter->pmu->add(counter)) {
+		/* The times were settled just now: nothing ran. */
+		counter->state = PERF_COUNTER_STATE_INACTIVE;
+		counter->oncpu = -1;
+		return -EAGAIN;
+	}
+	list_add_tail(&counter->active_entry, &ctx->active_list);
+	ctx->nr_active++;
+	return 0;
+}
+
+static void counter_sched_out(struct perf_counter *counter)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+
+	if (counter->state != PERF_COUNTER_STATE_ACTIVE)
+		return;
+	counter->pmu->del(counter);
+	list_del_init(&counter->active_entry);
+	ctx->nr_active--;
+	counter_set_state(counter, PERF_COUNTER_STATE_INACTIVE);
+	counter->oncpu = -1;
+}
+
+static void group_sched_out(struct perf_counter *leader)
+{
+	struct perf_counter *member;
+
+	list_for_each_entry(member, &leader->sibling_list, group_entry)
+		counter_sched_out(member);
+	counter_sched_out(leader);
+}
+
+/* Clones of a closed counter have nobody to report to: leave them off. */
+static bool counter_orphaned(struct perf_counter *counter)
+{
+	return counter->parent &&
+	       READ_ONCE(counter->parent->state) == PERF_COUNTER_STATE_DEAD;
+}
+
+/*
+ * A group goes on the PMU whole or not at all, so that the ratios between
+ * its members are measured over the same time.  Members that fail undo
+ * the ones before them; as this happens at one context time, the undone
+ * members gain no running time.
+ */
+static void group_sched_in(struct perf_counter *leader, int cpu)
+{
+	struct perf_counter *member, *undo;
+
+	if (leader->state != PERF_COUNTER_STATE_INACTIVE)
+		return;
+	if (leader->cpu != -1 && leader->cpu != cpu)
+		return;
+	if (counter_orphaned(leader))
+		return;
+	if (counter_sched_in(leader, cpu))
+		return;
+	list_for_each_entry(member, &leader->sibling_list, group_entry) {
+		if (counter_sched_in(member, cpu))
+			goto undo;
+	}
+	return;
+undo:
+	list_for_each_entry(undo, &leader->sibling_list, group_entry) {
+		if (undo == member)
+			break;
+		counter_sched_out(undo);
+	}
+	counter_sched_out(leader);
+}
+
+/*
+ * The context starts to run at @now: its clock restarts and every enabled
+ * group that fits goes on the PMU, in the order the groups were created.
+ */
+void perf_counter_ctx_sched_in(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *leader;
+	int cpu = raw_smp_processor_id();
+
+	if (ctx->is_active)
+		return;
+	ctx->is_active = true;
+	ctx->timestamp = now;
+	list_for_each_entry(leader, &ctx->counter_list, group_entry)
+		group_sched_in(leader, cpu);
+}
+
+/* The context stops at @now: its clock stops, its counters leave the PMU. */
+void perf_counter_ctx_sched_out(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *counter, *next;
+
+	if (!ctx->is_active)
+		return;
+	perf_counter_ctx_update_time(ctx, now);
+	list_for_each_entry_safe(counter, next, &ctx->active_list, active_entry)
+		counter_sched_out(counter);
+	ctx->is_active = false;
+}
+
+/*
+ * Link @counter into @ctx (as a group leader, or as the last member of
+ * its leader's group) and, if the context runs, put it on the PMU.
+ */
+void perf_counter_attach(struct perf_counter_context *ctx,
+			 struct perf_counter *counter)
+{
+	struct perf_counter *leader = counter->group_leader;
+	int cpu = raw_smp_processor_id();
+
+	counter->ctx = ctx;
+	counter->tstamp = ctx->time;
+	ctx->nr_counters++;
+	if (leader == counter) {
+		list_add_tail(&counter->group_entry, &ctx->counter_list);
+		if (ctx->is_active)
+			group_sched_in(counter, cpu);
+		return;
+	}
+	list_add_tail(&counter->group_entry, &leader->sibling_list);
+	leader->nr_siblings++;
+	if (ctx->is_active && leader->state == PERF_COUNTER_STATE_ACTIVE)
+		counter_sched_in(counter, cpu);
+}
+
+/*
+ * Take @counter off its context for good.  The members of a leader that
+ * goes become groups of their own and carry on counting.
+ */
+void perf_counter_detach(struct perf_counter *counter)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	struct perf_counter *leader = counter->group_leader;
+	struct perf_counter *member, *next;
+
+	counter_sched_out(counter);
+	/* Settle the times: a counter off its context counts no more. */
+	if (counter->state >= PERF_COUNTER_STATE_INACTIVE)
+		counter_set_state(counter, PERF_COUNTER_STATE_OFF);
+	list_del_init(&counter->group_entry);
+	ctx->nr_counters--;
+	if (leader != counter) {
+		leader->nr_siblings--;
+		return;
+	}
+	list_for_each_entry_safe(member, next, &counter->sibling_list,
+				 group_entry) {
+		list_move_tail(&member->group_entry, &ctx->counter_list);
+		member->group_leader = member;
+	}
+	counter->nr_siblings = 0;
+}
+
+void perf_counter_do_enable(struct perf_counter *counter)
+{
+	struct perf_counter *leader = counter->group_leader;
+	int cpu = raw_smp_processor_id();
+
+	if (counter->state != PERF_COUNTER_STATE_OFF)
+		return;
+	counter_set_state(counter, PERF_COUNTER_STATE_INACTIVE);
+	if (!counter->ctx->is_active)
+		return;
+	if (leader == counter)
+		group_sched_in(counter, cpu);
+	else if (leader->state == PERF_COUNTER_STATE_ACTIVE)
+		counter_sched_in(counter, cpu);
+}
+
+void perf_counter_do_disable(struct perf_counter *counter)
+{
+	if (counter->state < PERF_COUNTER_STATE_INACTIVE)
+		return;
+	if (counter->group_leader == counter)
+		group_sched_out(counter);
+	else
+		counter_sched_out(counter);
+	counter_set_state(counter, PERF_COUNTER_STATE_OFF);
+}
+
+/*
+ * The count and times of @counter itself (no children), up to the
+ * context's clock.  On the counter's CPU if it is active.
+ */
+u64 perf_counter_read_local(struct perf_counter *counter,
+			    u64 *enabled, u64 *running)
+{
+	if (counter->state == PERF_COUNTER_STATE_ACTIVE)
+		counter->pmu->read(counter);
+	if (counter->state >= PERF_COUNTER_STATE_INACTIVE)
+		perf_counter_update_times(counter);
+	*enabled = counter->total_time_enabled;
+	*running = counter->total_time_running;
+	return atomic64_read(&counter->count);
+}
+
+/*
+ * An inherited clone is done (its task exited): hand its count and times
+ * to the counter the user opened.  They are kept apart from the parent's
+ * own so that the scheduler paths never touch the parent.
+ */
+void perf_counter_fold_child(struct perf_counter *child)
+{
+	struct perf_counter *parent = child->parent;
+
+	atomic64_add(atomic64_read(&child->count), &parent->child_count);
+	atomic64_add(child->total_time_enabled, &parent->child_time_enabled);
+	atomic64_add(child->total_time_running, &parent->child_time_running);
+}
+
+/*
+ * A sampling counter reached its period.  With a limit set by REFRESH,
+ * the overflow that uses it up stops the counter; as the caller may be
+ * walking the active list, the stop is only marked here.  Returns true
+ * when the counter is to stop.
+ */
+bool perf_counter_overflow(struct perf_counter *counter)
+{
+	if (!counter->event_limit || --counter->event_limit)
+		return false;
+	counter->pending_disable = true;
+	counter->ctx->pending_disable = true;
+	return true;
+}

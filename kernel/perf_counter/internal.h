@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf_counter: declarations shared by the files of the subsystem and
+ * its KUnit tests; nothing here is visible to the rest of the kernel.
+ *
+ * Locking, outermost first:
+ *
+ *   ctx->mutex			attaching and detaching counters (may sleep)
+ *   counter->child_mutex	the list of a counter's inherited clones
+ *   ctx->lock			counter states, the lists the scheduler hooks
+ *				walk and the context's clock; taken with
+ *				interrupts off
+ *
+ * A task context is changed only on the CPU where it is active (through
+ * an IPI when that is not the caller's), or under ctx->lock while it is
+ * active nowhere; the scheduler hooks therefore touch it with no more
+ * than ctx->lock.  A CPU context is changed only on its own CPU.
+ */
+#ifndef _KERNEL_PERF_COUNTER_INTERNAL_H
+#define _KERNEL_PERF_COUNTER_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/perf_counter.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+struct ctl_table;
+struct ctl_table_header;
+struct task_struct;
+
+/* The range and default of /proc/sys/kernel/perf_counter_paranoid. */
+#define PERF_COUNTER_PARANOID_MIN	(-1)
+#define PERF_COUNTER_PARANOID_MAX	3
+#define PERF_COUNTER_PARANOID_DEFAULT	2
+
+extern int sysctl_perf_counter_paranoid;
+extern struct ctl_table perf_counter_sysctl_table[];
+extern struct ctl_table_header *perf_counter_sysctl_header;
+
+/*
+ * Life of a counter.  Only ACTIVE counters are on a PMU; INACTIVE ones
+ * are enabled but waiting for their context to run (or for room on the
+ * PMU); OFF ones are disabled.  EXIT: the task went away, the values are
+ * final.  DEAD: the file was released, only references keep it.
+ */
+enum perf_counter_state {
+	PERF_COUNTER_STATE_DEAD		= -3,
+	PERF_COUNTER_STATE_EXIT		= -2,
+	PERF_COUNTER_STATE_OFF		= -1,
+	PERF_COUNTER_STATE_INACTIVE	= 0,
+	PERF_COUNTER_STATE_ACTIVE	= 1,
+};
+
+struct perf_counter;
+
+/*
+ * What the core needs from a source of counts.  add() puts the counter
+ * on the PMU of this CPU and starts it (-EAGAIN: no room, which makes a
+ * whole group wait); del() stops it and folds what it counted into
+ * counter->count; read() folds the count so far without stopping.  All
+ * three run on the counter's CPU with interrupts off.
+ */
+struct perf_counter_pmu {
+	const char	*name;
+	int		(*add)(struct perf_counter *counter);
+	void		(*del)(struct perf_counter *counter);
+	void		(*read)(struct perf_counter *counter);
+};
+
+struct perf_counter_context;
+
+struct perf_counter {
+	struct perf_counter_attr	attr;
+	const struct perf_counter_pmu	*pmu;
+	struct perf_counter_context	*ctx;
+	u64				id;
+	int				cpu;	/* -1: any */
+	int				oncpu;	/* where ACTIVE, else -1 */
+	enum perf_counter_state		state;
+
+	/* ctx->counter_list for leaders, the leader's sibling_list else */
+	struct list_head		group_entry;
+	struct list_head		sibling_list;
+	struct perf_counter		*group_leader;
+	int				nr_siblings;
+	/* ctx->active_list while ACTIVE */
+	struct list_head		active_entry;
+
+	atomic64_t			count;
+	u64				prev;	/* PMU private: last reading */
+
+	/* Nanoseconds of context time, brought up to date at tstamp. */
+	u64				total_time_enabled;
+	u64				total_time_running;
+	u64				tstamp;
+
+	/* Inheritance: clones point at the counter the user opened. */
+	struct perf_counter		*parent;
+	struct mutex			child_mutex;	/* child_list */
+	struct list_head		child_list;
+	struct list_head		child_entry;
+	atomic64_t			child_count;
+	atomic64_t			child_time_enabled;
+	atomic64_t			child_time_running;
+
+	/* Sampling: events left to the next overflow; overflows left */
+	s64				period_left;
+	int				event_limit;	/* 0: no limit */
+	bool				pending_disable;
+	wait_queue_head_t		waitq;	/* poll() */
+	refcount_t			refcount;
+	struct task_struct		*owner_task;	/* for the KUnit suite */
+};
+
+struct perf_counter_context {
+	raw_spinlock_t			lock;
+	struct mutex			mutex;	/* attach, detach */
+	struct list_head		counter_list;	/* group leaders */
+	struct list_head		active_list;
+	int				nr_counters;
+	int				nr_active;
+	bool				is_active;
+	bool				dead;		/* task exited */
+	bool				pending_disable;
+	struct task_struct		*task;		/* NULL: a CPU's */
+	int				cpu;		/* CPU contexts */
+
+	/* Context time: advances only while the context is active. */
+	u64				time;
+	u64				timestamp;
+
+	refcount_t			refcount;
+	struct rcu_head			rcu_head;
+};
+
+/* counter.c: states, times and scheduling, free of any real clock */
+u64 perf_counter_clock(void);
+void perf_counter_ctx_init(struct perf_counter_context *ctx,
+			   struct task_struct *task, int cpu);
+void perf_counter_init(struct perf_counter *counter,
+		       const struct perf_counter_attr *attr,
+		       const struct perf_counter_pmu *pmu, int cpu,
+		       struct perf_counter *group_leader);
+void perf_counter_update_times(struct perf_counter *counter);
+void perf_counter_ctx_sched_in(struct perf_counter_context *ctx, u64 now);
+void perf_counter_ctx_sched_out(struct perf_counter_context *ctx, u64 now);
+void perf_counter_attach(struct perf_counter_context *ctx,
+			 struct perf_counter *counter);
+void perf_counter_detach(struct perf_counter *counter);
+void perf_counter_do_enable(struct perf_counter *counter);
+void perf_counter_do_disable(struct perf_counter *counter);
+void perf_counter_fold_child(struct perf_counter *child);
+u64 perf_counter_read_local(struct perf_counter *counter,
+			    u64 *enabled, u64 *running);
+void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now);
+bool perf_counter_overflow(struct perf_counter *counter);
+
+/* sw.c: software counters */
+extern const struct perf_counter_pmu perf_counter_sw_pmu;
+int perf_counter_sw_init(struct perf_counter *counter);
+void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
+			   struct pt_regs *regs);
+
+/* task.c: per-task and per-CPU contexts, the hooks */
+struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu);
+struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *t);
+void perf_counter_put_ctx(struct perf_counter_context *ctx);
+typedef void (*perf_counter_ctx_fn)(struct perf_counter *counter, void *arg);
+void perf_counter_ctx_call(struct perf_counter *counter,
+			   perf_counter_ctx_fn fn, void *arg);
+void perf_counter_install(struct perf_counter_context *ctx,
+			  struct perf_counter *counter);
+void perf_counter_remove(struct perf_counter *counter);
+void perf_counter_sched_key_get(void);
+void perf_counter_sched_key_put(void);
+void perf_counter_cpus_init(void);
+struct perf_counter_context *perf_counter_take_task_ctx(struct task_struct *task);
+
+/* core.c: counters as files */
+struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
+					int cpu,
+					struct perf_counter *group_leader,
+					struct perf_counter *parent);
+void perf_counter_put(struct perf_counter *counter);
+void perf_counter_release_counter(struct perf_counter *counter);
+extern const struct file_operations perf_counter_fops;
+
+/* The highest sample_freq attr.freq may ask for, in samples a second. */
+#define PERF_COUNTER_MAX_SAMPLE_RATE	100000
+
+#endif /* _KERNEL_PERF_COUNTER_INTERNAL_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: software counters.
+ *
+ * The two clocks count nanoseconds of perf clock while they are on the
+ * PMU: for a task's counter that is the time the task ran, for a CPU's
+ * counter the time that passed.  The other counters are bumped by hooks
+ * in the kernel (scheduler, page fault paths) through
+ * perf_counter_sw_event(), which looks only at the contexts active on the
+ * current CPU: the CPU's own and that of the task running there.
+ */
+
+#include <linux/errno.h>
+#include <linux/irqflags.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+/* How many counters of each software id exist: the hooks' fast test. */
+atomic_t perf_counter_sw_users[PERF_COUNT_SW_MAX];
+
+static bool sw_is_clock(const struct perf_counter *counter)
+{
+	return counter->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+	       counter->attr.config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+static void sw_clock_fold(struct perf_counter *counter)
+{
+	u64 now = perf_counter_clock();
+
+	atomic64_add(now - counter->prev, &counter->count);
+	counter->prev = now;
+}
+
+static int sw_add(struct perf_counter *counter)
+{
+	if (sw_is_clock(counter))
+		counter->prev = perf_counter_clock();
+	return 0;
+}
+
+static void sw_del(struct perf_counter *counter)
+{
+	if (sw_is_clock(counter))
+		sw_clock_fold(counter);
+}
+
+static void sw_read(struct perf_counter *counter)
+{
+	if (sw_is_clock(counter))
+		sw_clock_fold(counter);
+}
+
+const struct perf_counter_pmu perf_counter_sw_pmu = {
+	.name	= "software",
+	.add	= sw_add,
+	.del	= sw_del,
+	.read	= sw_read,
+};
+
+/*
+ * Which software ids exist here.  Alignment and emulation faults are
+ * valid everywhere and simply never happen on x86-64; BPF output and
+ * cgroup switches need machinery this subsystem does not have.
+ */
+int perf_counter_sw_init(struct perf_counter *counter)
+{
+	switch (counter->attr.config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+	case PERF_COUNT_SW_TASK_CLOCK:
+	case PERF_COUNT_SW_PAGE_FAULTS:
+	case PERF_COUNT_SW_CONTEXT_SWITCHES:
+	case PERF_COUNT_SW_CPU_MIGRATIONS:
+	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
+	case PERF_COUNT_SW_PAGE_FAULTS_MAJ:
+	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
+	case PERF_COUNT_SW_EMULATION_FAULTS:
+	case PERF_COUNT_SW_DUMMY:
+		counter->pmu = &perf_counter_sw_pmu;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+/* Does @counter want an event that happened in the mode @regs show? */
+static bool sw_excluded(const struct perf_counter *counter,
+			struct pt_regs *regs)
+{
+	if (counter->attr.exclude_idle && is_idle_task(current))
+		return true;
+	if (regs && user_mode(regs))
+		return counter->attr.exclude_user;
+	return counter->attr.exclude_kernel;
+}
+
+/*
+ * Add @nr to every active counter of software id @id in @ctx.  Interrupts
+ * are off and @ctx is active on this CPU, so nothing changes its active
+ * list under us: changes come through an IPI to this CPU or wait until
+ * the context is inactive.
+ */
+static void sw_count_periods(struct perf_counter *counter, u64 nr)
+{
+	counter->period_left -= nr;
+	while (counter->period_left <= 0) {
+		counter->period_left += counter->attr.sample_period;
+		if (perf_counter_overflow(counter))
+			break;
+	}
+}
+
+/* Stop the counters whose last allowed overflow just happened. */
+static void sw_disable_pending(struct perf_counter_context *ctx)
+{
+	struct perf_counter *counter, *next;
+
+	raw_spin_lock(&ctx->lock);
+	ctx->pending_disable = false;
+	perf_counter_ctx_update_time(ctx, perf_counter_clock());
+	list_for_each_entry_safe(counter, next, &ctx->active_list,
+				 active_entry) {
+		if (!counter->pending_disable)
+			continue;
+		counter->pending_disable = false;
+		perf_counter_do_disable(counter);
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
+			   struct pt_regs *regs)
+{
+	struct perf_counter *counter;
+
+	if (!ctx || !ctx->is_active)
+		return;
+	list_for_each_entry(counter, &ctx->active_list, active_entry) {
+		if (counter->attr.type != PERF_TYPE_SOFTWARE ||
+		    counter->attr.config != id)
+			continue;
+		if (sw_excluded(counter, regs))
+			continue;
+		atomic64_add(nr, &counter->count);
+		if (counter->attr.sample_period && !counter->attr.freq)
+			sw_count_periods(counter, nr);
+	}
+	if (ctx->pending_disable)
+		sw_disable_pending(ctx);
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: per-task and per-CPU contexts and the kernel's hooks:
+ * context switch, fork, exec and exit.
+ *
+ * Every CPU has a context of its own, always active, for counters opened
+ * with pid == -1; a task gets a context when the first counter is opened
+ * on it (or inherited by it).  A task context is active while its task
+ * runs: the scheduler hooks switch it in and out, and each CPU remembers
+ * the task context it runs (for the software event hooks).
+ */
+
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+DEFINE_STATIC_KEY_FALSE(perf_counter_sched_key);
+
+struct perf_counter_cpu {
+	struct perf_counter_context	ctx;
+	struct perf_counter_context	*task_ctx;
+};
+
+static DEFINE_PER_CPU(struct perf_counter_cpu, perf_counter_cpus);
+
+void perf_counter_sched_key_get(void)
+{
+	static_branch_inc(&perf_counter_sched_key);
+}
+
+void perf_counter_sched_key_put(void)
+{
+	static_branch_dec(&perf_counter_sched_key);
+}
+
+struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu)
+{
+	struct perf_counter_context *ctx = &per_cpu(perf_counter_cpus, cpu).ctx;
+
+	refcount_inc(&ctx->refcount);
+	return ctx;
+}
+
+void perf_counter_put_ctx(struct perf_counter_context *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	/* The contexts of CPUs are never freed. */
+	if (WARN_ON_ONCE(!ctx->task))
+		return;
+	put_task_struct(ctx->task);
+	kfree_rcu(ctx, rcu_head);
+}
+
+/*
+ * The context of @task, created if it has none; with a reference for the
+ * caller.  task_lock orders the creation against perf_counter_exit_task,
+ * which takes the context away after PF_EXITING is set.
+ */
+struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *task)
+{
+	struct perf_counter_context *ctx, *new;
+
+	rcu_read_lock();
+	ctx = READ_ONCE(task->perf_counter_ctxp);
+	if (ctx && !refcount_inc_not_zero(&ctx->refcount))
+		ctx = NULL;
+	rcu_read_unlock();
+	if (ctx)
+		return ctx;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	perf_counter_ctx_init(new, task, -1);
+	get_task_struct(task);
+
+	task_lock(task);
+	ctx = task->perf_counter_ctxp;
+	if (ctx) {
+		refcount_inc(&ctx->refcount);
+	} else if (task->flags & PF_EXITING) {
+		ctx = ERR_PTR(-ESRCH);
+	} else {
+		refcount_set(&new->refcount, 2);	/* task + caller */
+		WRITE_ONCE(task->perf_counter_ctxp, new);
+		ctx = new;
+		new = NULL;
+	}
+	task_unlock(task);
+	if (new) {
+		put_task_struct(task);
+		kfree(new);
+	}
+	return ctx;
+}
+
+struct ctx_call {
+	struct perf_counter	*counter;
+	perf_counter_ctx_fn	fn;
+	void			*arg;
+	int			ret;
+};
+
+/* Make @ctx this CPU's running task context; its task is current. */
+static void task_ctx_activate(struct perf_counter_context *ctx)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+
+	if (ctx->is_active || ctx->dead || ctx->task->perf_counter_ctxp != ctx)
+		return;
+	perf_counter_ctx_sched_in(ctx, perf_counter_clock());
+	cpus->task_ctx = ctx;
+}
+
+/* Runs on the CPU where the context is (or was) active. */
+static void ctx_call_remote(void *info)
+{
+	struct ctx_call *call = info;
+	struct perf_counter_context *ctx = call->counter->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (ctx->task && ctx->task != current) {
+		/* The task moved on before the IPI landed. */
+		call->ret = -EAGAIN;
+	} else {
+		if (ctx->task)
+			task_ctx_activate(ctx);
+		perf_counter_ctx_update_time(ctx, perf_counter_clock());
+		call->fn(call->counter, call->arg);
+		call->ret = 0;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/*
+ * Run @fn on @counter with its context locked and its clock current:
+ * on the CPU where the context is active, or here while it is active
+ * nowhere.  Process context only.
+ */
+void perf_counter_ctx_call(struct perf_counter *counter,
+			   perf_counter_ctx_fn fn, void *arg)
+{
+	struct perf_counter_context *ctx = counter->ctx;
+	struct ctx_call call = { counter, fn, arg, 0 };
+	struct task_struct *task = ctx->task;
+
+	if (!task) {
+		smp_call_function_single(ctx->cpu, ctx_call_remote, &call, 1);
+		return;
+	}
+	for (;;) {
+		if (!READ_ONCE(ctx->dead) && task_curr(task)) {
+			call.ret = -EAGAIN;
+			smp_call_function_single(task_cpu(task), ctx_call_remote,
+						 &call, 1);
+			if (call.ret != -EAGAIN)
+				return;
+			continue;
+		}
+		raw_spin_lock_irq(&ctx->lock);
+		if (!ctx->is_active) {
+			fn(counter, arg);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+		cpu_relax();
+	}
+}
+
+static void attach_fn(struct perf_counter *counter, void *arg)
+{
+	perf_counter_attach(arg, counter);
+}
+
+/* Called with ctx->mutex held; the counter holds a reference to ctx. */
+void perf_counter_install(struct perf_counter_context *ctx,
+			  struct perf_counter *counter)
+{
+	counter->ctx = ctx;
+	perf_counter_ctx_call(counter, attach_fn, ctx);
+}
+
+static void detach_fn(struct perf_counter *counter, void *arg)
+{
+	perf_counter_detach(counter);
+}
+
+/* Called with ctx->mutex held. */
+void perf_counter_remove(struct perf_counter *counter)
+{
+	perf_counter_ctx_call(counter, detach_fn, NULL);
+}
+
+void __perf_counter_task_sched_out(struct task_struct *prev,
+				   struct task_struct *next)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+	struct perf_counter_context *ctx = cpus->task_ctx;
+
+	if (atomic_read(&perf_counter_sw_users[PERF_COUNT_SW_CONTEXT_SWITCHES])) {
+		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
+				      1, NULL);
+		perf_counter_sw_count(ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
+				      1, NULL);
+	}
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	perf_counter_ctx_sched_out(ctx, perf_counter_clock());
+	raw_spin_unlock(&ctx->lock);
+	cpus->task_ctx = NULL;
+}
+
+void __perf_counter_task_sched_in(struct task_struct *prev,
+				  struct task_struct *task)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+	struct perf_counter_context *ctx = task->perf_counter_ctxp;
+	bool migrated = task->perf_counter_migrated;
+
+	task->perf_counter_migrated = 0;
+	if (ctx) {
+		raw_spin_lock(&ctx->lock);
+		task_ctx_activate(ctx);
+		raw_spin_unlock(&ctx->lock);
+	}
+	if (migrated) {
+		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CPU_MIGRATIONS,
+				      1, NULL);
+		perf_counter_sw_count(cpus->task_ctx,
+				      PERF_COUNT_SW_CPU_MIGRATIONS, 1, NULL);
+	}
+}
+
+void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs)
+{
+	struct perf_counter_cpu *cpus;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpus = this_cpu_ptr(&perf_counter_cpus);
+	perf_counter_sw_count(&cpus->ctx, id, nr, regs);
+	perf_counter_sw_count(cpus->task_ctx, id, nr, regs);
+	local_irq_restore(flags);
+}
+
+void __init perf_counter_cpus_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_counter_context *ctx =
+			&per_cpu(perf_counter_cpus, cpu).ctx;
+
+		perf_counter_ctx_init(ctx, NULL, cpu);
+		ctx->is_active = true;
+		ctx->timestamp = perf_counter_clock();
+	}
+}
+
+/*
+ * Stop @task's context and take it from the task: from here on the
+ * scheduler hooks ignore it and nothing can be opened on the task.
+ * Returns the context (the task's reference passes to the caller).
+ */
+struct perf_counter_context *perf_counter_take_task_ctx(struct task_struct *task)
+{
+	struct perf_counter_cpu *cpus;
+	struct perf_counter_context *ctx;
+
+	local_irq_disable();
+	task_lock(task);
+	ctx = task->perf_counter_ctxp;
+	WRITE_ONCE(task->perf_counter_ctxp, NULL);
+	task_unlock(task);
+	if (ctx) {
+		cpus = this_cpu_ptr(&perf_counter_cpus);
+		raw_spin_lock(&ctx->lock);
+		perf_counter_ctx_sched_out(ctx, perf_counter_clock());
+		if (cpus->task_ctx == ctx)
+			cpus->task_ctx = NULL;
+		WRITE_ONCE(ctx->dead, true);
+		raw_spin_unlock(&ctx->lock);
+	}
+	local_irq_enable();
+	return ctx;
+}
