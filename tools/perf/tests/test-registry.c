@@ -19,7 +19,7 @@ const struct test_case unit_tests[] = {
 	  test__parse_tracepoint },
 	{ "hists", "Histograms: keys, children, call graphs, limits",
 	  test__hists },
-	{ "demangle", "C++ names without parameters or return types",
+	{ "demangle", "C++ names as Linux perf prints them",
 	  test__demangle },
 	{ "stats", "Mean and standard error of repeated runs", test__stats },
 	{ "stat-output", "perf stat lines: units, metrics, multiplexing, CSV",

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <perf/types.h>
 #include "demangle.h"
 
 /* The C++ ABI's demangler, exported with C linkage by libstdc++. */
@@ -28,7 +29,7 @@ static size_t skip_qualifiers(const char *s, size_t len)
 
 	while (again) {
 		again = false;
-		for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(quals); i++) {
 			if (ends_with(s, len, quals[i])) {
 				len -= strlen(quals[i]);
 				again = true;
@@ -56,16 +57,20 @@ void demangle_strip_params(char *name)
 		name[len] = '\0';
 }
 
-/* Is the space at @name[i] the one inside an "operator new"-like name? */
-static bool operator_space(const char *name, size_t i)
+/* Does a name component spelled "operator..." start at @name[i]? */
+static bool operator_at(const char *name, size_t i)
 {
-	return i >= 8 && !strncmp(name + i - 8, "operator", 8);
+	if (strncmp(name + i, "operator", 8))
+		return false;
+	return i == 0 || name[i - 1] == ' ' || name[i - 1] == ':';
 }
 
 /*
  * Template functions demangle with their return type first ("void
  * ns::f<int>"); reports show the name alone.  Drop everything up to the
- * last space outside brackets, but keep "operator new" whole.
+ * last space outside brackets.  An operator's name ("operator new",
+ * "operator unsigned long") ends the name, so no space from there on
+ * separates a return type.
  */
 void demangle_strip_return_type(char *name)
 {
@@ -75,30 +80,132 @@ void demangle_strip_return_type(char *name)
 	for (i = 0; name[i]; i++) {
 		char c = name[i];
 
-		if (c == '<' || c == '(' || c == '[')
+		if (depth == 0 && operator_at(name, i))
+			break;
+		if (c == '<' || c == '(' || c == '[' || c == '{')
 			depth++;
-		else if ((c == '>' || c == ')' || c == ']') && depth > 0)
+		else if ((c == '>' || c == ')' || c == ']' || c == '}') &&
+			 depth > 0)
 			depth--;
-		else if (c == ' ' && depth == 0 && !operator_space(name, i))
+		else if (c == ' ' && depth == 0)
 			cut = i + 1;
 	}
 	if (cut)
 		memmove(name, name + cut, strlen(name + cut) + 1);
 }
 
+/*
+ * A function returning a pointer to a function or to a member demangles
+ * inside out, "int (*ns::f<int>())()" or "int (A::*f<int>() const)()";
+ * its name is the part inside the parentheses once the return type and
+ * the outer parameter list are gone.
+ */
+static void unwrap_pointer_return(char *name)
+{
+	size_t len = strlen(name), i, start;
+	int depth = 0, angle;
+
+	while (len > 2 && name[0] == '(' && name[len - 1] == ')') {
+		/* The '(' must match the final ')', as in "(*f())". */
+		for (i = 0; i < len; i++) {
+			if (name[i] == '(')
+				depth++;
+			else if (name[i] == ')' && --depth == 0)
+				break;
+		}
+		if (i != len - 1)
+			return;
+		name[len - 1] = '\0';
+		/*
+		 * Skip "*", "&" or "klass::*" in front of the name, but not
+		 * a '*' inside the name's template arguments.
+		 */
+		start = 1;
+		angle = 0;
+		for (i = 1; name[i] && name[i] != '('; i++) {
+			if (name[i] == '<')
+				angle++;
+			else if (name[i] == '>' && angle > 0)
+				angle--;
+			else if ((name[i] == '*' || name[i] == '&') && !angle)
+				start = i + 1;
+		}
+		memmove(name, name + start, strlen(name + start) + 1);
+		demangle_strip_params(name);
+		len = strlen(name);
+	}
+}
+
+/*
+ * GCC names clones of a function "<mangled>.<kind>[.<n>]", shown as
+ * "f() [clone .isra.0]"; reports name the clone after its function.
+ */
+static void strip_clone_suffixes(char *name)
+{
+	static const char clone[] = " [clone ";
+	size_t len = strlen(name);
+	char *p;
+
+	while (len && name[len - 1] == ']') {
+		name[len - 1] = '\0';
+		p = strrchr(name, '[');
+		if (!p || p == name || strncmp(p - 1, clone, sizeof(clone) - 1)) {
+			name[len - 1] = ']';
+			return;
+		}
+		len = p - 1 - name;
+		name[len] = '\0';
+	}
+}
+
+/*
+ * Reports name a symbol after the mangled name's longest leading part
+ * that demangles: what follows a complete name, such as ".cold", ".llvm.N"
+ * or the "_" that ends a reference temporary, does not keep a symbol from
+ * being shown readable.
+ */
+static char *demangle_prefix(const char *name)
+{
+	size_t len = strlen(name);
+	int status;
+	char *buf, *out;
+
+	buf = strdup(name);
+	if (!buf)
+		return NULL;
+	while (len > 2) {
+		buf[len] = '\0';
+		status = -1;
+		out = __cxa_demangle(buf, NULL, NULL, &status);
+		if (!status && out)
+			break;
+		free(out);
+		out = NULL;
+		len--;
+	}
+	free(buf);
+	return out;
+}
+
 char *demangle_cxx(const char *name)
 {
-	int status = -1;
 	char *out;
 
 	if (strncmp(name, "_Z", 2))
 		return NULL;
-	out = __cxa_demangle(name, NULL, NULL, &status);
-	if (status || !out) {
-		free(out);
+	out = demangle_prefix(name);
+	if (!out)
 		return NULL;
-	}
+	strip_clone_suffixes(out);
+	/*
+	 * Special names ("vtable for A", "virtual thunk to B::f(long)",
+	 * "guard variable for f()::x", ...) keep their prefix and the full
+	 * signature of the function they refer to, as Linux perf shows them.
+	 */
+	if (name[2] == 'T' || name[2] == 'G')
+		return out;
 	demangle_strip_params(out);
 	demangle_strip_return_type(out);
+	unwrap_pointer_return(out);
 	return out;
 }

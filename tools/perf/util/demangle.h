@@ -5,9 +5,11 @@
 #include <stddef.h>
 
 /*
- * The readable name of a C++ (Itanium ABI) symbol without its parameter
- * list, as reports show it ("ns::klass::method").  Returns a malloc'ed
- * string, or NULL when @name is not a mangled name.
+ * The readable name of a C++ (Itanium ABI) symbol as reports show it:
+ * a function without its parameter list, return type or clone suffix
+ * ("ns::klass::method"), a special name in full ("virtual thunk to
+ * B::f(long)", "vtable for A").  Returns a malloc'ed string, or NULL when
+ * @name is not a mangled name.
  */
 char *demangle_cxx(const char *name);
 
