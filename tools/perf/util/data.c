@@ -485,6 +485,26 @@ static void features_view(const struct perf_data_writer *w,
 		perf_feat_set(view->features, HEADER_EVENT_DESC);
 }
 
+/*
+ * In a pipe the tracing data has a record of its own: a 12-byte header
+ * whose size field covers the blob padded to 8 bytes, then the blob.
+ */
+static void put_tracing_data_record(struct perf_fbuf *b,
+				    const struct perf_header_info *info)
+{
+	u64 len = info->tracing_data_size;
+	u32 padded = PERF_ALIGN8(len);
+	struct perf_counter_header h = {
+		.type = PERF_RECORD_HEADER_TRACING_DATA,
+		.size = sizeof(h) + sizeof(padded),
+	};
+
+	perf_fbuf__put(b, &h, sizeof(h));
+	perf_fbuf__put_u32(b, padded);
+	perf_fbuf__put(b, info->tracing_data, len);
+	perf_fbuf__zero(b, padded - len);
+}
+
 static void put_pipe_features(struct perf_data_writer *w, struct perf_fbuf *b)
 {
 	struct perf_header_info view;
@@ -498,6 +518,10 @@ static void put_pipe_features(struct perf_data_writer *w, struct perf_fbuf *b)
 		if (!perf_feat_test(view.features, feat) ||
 		    feat == HEADER_BUILD_ID || feat == HEADER_SAMPLE_TIME)
 			continue;
+		if (feat == HEADER_TRACING_DATA) {
+			put_tracing_data_record(b, &view);
+			continue;
+		}
 		if (!perf_header__write_feature(&payload, feat, &view) &&
 		    payload.len + 24 <= UINT16_MAX)
 			put_feature_record(b, feat, &payload);
