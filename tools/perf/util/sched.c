@@ -506,8 +506,6 @@ static void idle_hist_update(struct sched_timehist *th,
 {
 	struct sched_runtime *last;
 
-	if (!idle->last_thread)
-		return;
 	last = thread_runtime(th, idle->last_thread);
 	if (!last)
 		return;
@@ -574,16 +572,24 @@ static bool clip_to_window(struct sched_timehist *th, u64 *t, u64 *tprev)
 	return true;
 }
 
-static void account_switch(struct sched_timehist *th, struct thread *t,
+/*
+ * Book the run; false when nothing is to be shown: with -I, an idle
+ * period whose task before it is unknown.
+ */
+static bool account_switch(struct sched_timehist *th, struct thread *t,
 			   struct sched_runtime *r, const struct perf_sample *s,
 			   u64 time, u64 tprev)
 {
 	if (th->opts.idle_hist && t->tid != 0)
-		return;
+		return true;
 	if (cpu_shown(th, s->cpu))
 		runtime__update(r, time, tprev);
-	if (th->opts.idle_hist)
-		idle_hist_update(th, r, time, tprev);
+	if (!th->opts.idle_hist)
+		return true;
+	if (!r->last_thread)
+		return false;
+	idle_hist_update(th, r, time, tprev);
+	return true;
 }
 
 static int process_switch(struct sched_timehist *th,
@@ -609,7 +615,8 @@ static int process_switch(struct sched_timehist *th,
 	tprev = *last;
 	if (!clip_to_window(th, &time, &tprev))
 		goto out;
-	account_switch(th, t, r, s, time, tprev);
+	if (!account_switch(th, t, r, s, time, tprev))
+		goto out;
 	if (!th->opts.summary_only)
 		print_switch_line(th, ai, s, t, time, state);
 out:
