@@ -486,8 +486,9 @@ static void features_view(const struct perf_data_writer *w,
 }
 
 /*
- * In a pipe the tracing data has a record of its own: a 12-byte header
- * whose size field covers the blob padded to 8 bytes, then the blob.
+ * In a pipe the tracing data has a record of its own: a 16-byte header
+ * (type, size, the blob's size padded to 8 bytes, a pad word), then the
+ * blob.
  */
 static void put_tracing_data_record(struct perf_fbuf *b,
 				    const struct perf_header_info *info)
@@ -496,11 +497,12 @@ static void put_tracing_data_record(struct perf_fbuf *b,
 	u32 padded = PERF_ALIGN8(len);
 	struct perf_counter_header h = {
 		.type = PERF_RECORD_HEADER_TRACING_DATA,
-		.size = sizeof(h) + sizeof(padded),
+		.size = sizeof(h) + 2 * sizeof(u32),
 	};
 
 	perf_fbuf__put(b, &h, sizeof(h));
 	perf_fbuf__put_u32(b, padded);
+	perf_fbuf__put_u32(b, 0);
 	perf_fbuf__put(b, info->tracing_data, len);
 	perf_fbuf__zero(b, padded - len);
 }
