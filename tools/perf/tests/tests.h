@@ -92,5 +92,6 @@ int workload_write_data(int argc, const char **argv);
 int workload_syscalls(int argc, const char **argv);
 int workload_cpuloop(int argc, const char **argv);
 int workload_threads(int argc, const char **argv);
+int workload_sched(int argc, const char **argv);
 
 #endif /* __PERF_TESTS_H */
