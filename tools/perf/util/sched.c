@@ -387,6 +387,59 @@ static void print_chain(struct sched_timehist *th)
 	}
 }
 
+/* The stack of the task going idle, folded, for the idle summary. */
+static void save_idle_chain(struct sched_timehist *th, struct sched_runtime *idle)
+{
+	size_t len = 1, pos = 0;
+	char *folded;
+	u32 i;
+
+	for (i = 0; i < th->chain.nr; i++)
+		len += strlen(th->chain.names[i] ? th->chain.names[i] :
+			      "[unknown]") + 4;
+	folded = malloc(len);
+	if (!folded)
+		return;
+	folded[0] = 0;
+	for (i = 0; i < th->chain.nr; i++) {
+		const char *name = th->chain.names[i];
+
+		if (sched_function(name))
+			continue;
+		pos += snprintf(folded + pos, len - pos, "%s%s",
+				pos ? " <- " : "", name ? name : "[unknown]");
+	}
+	free(idle->entry_chain);
+	idle->entry_chain = folded;
+}
+
+static void add_idle_chain(struct sched_runtime *idle, u64 idle_ns)
+{
+	struct sched_idle_chain *c;
+	u32 i;
+
+	if (!idle->entry_chain || !idle->entry_chain[0])
+		return;
+	for (i = 0; i < idle->nr_chains; i++) {
+		c = &idle->chains[i];
+		if (!strcmp(c->folded, idle->entry_chain))
+			goto found;
+	}
+	if (array_reserve_one((void **)&idle->chains, &idle->chains_alloc,
+			      idle->nr_chains, sizeof(*idle->chains)))
+		return;
+	c = &idle->chains[idle->nr_chains];
+	c->folded = strdup(idle->entry_chain);
+	if (!c->folded)
+		return;
+	c->hit = 0;
+	c->count = 0;
+	idle->nr_chains++;
+found:
+	c->hit += idle_ns;
+	c->count++;
+}
+
 /* ---- the lines ---- */
 
 static void print_header(struct sched_timehist *th)
@@ -512,6 +565,8 @@ static void idle_hist_update(struct sched_timehist *th,
 	runtime__update(last, t, tprev);
 	last->dt_run = last->dt_delay = last->dt_sleep = 0;
 	last->dt_iowait = last->dt_preempt = 0;
+	if (th->opts.callchain)
+		add_idle_chain(idle, t - tprev);
 	idle->last_thread = NULL;
 }
 
@@ -551,6 +606,8 @@ static struct thread *switch_thread(struct sched_timehist *th,
 	if (!idle)
 		return NULL;
 	((struct sched_runtime *)idle->priv)->last_thread = t;
+	if (th->opts.callchain && s->callchain && !field_num(ai->next_pid, s))
+		save_idle_chain(th, idle->priv);
 	return t;
 }
 
@@ -830,6 +887,44 @@ static void print_idle_stats(struct sched_timehist *th,
 	}
 }
 
+static int chain_by_hit(const void *pa, const void *pb)
+{
+	const struct sched_idle_chain *a = pa, *b = pb;
+
+	return a->hit < b->hit ? 1 : a->hit > b->hit ? -1 : 0;
+}
+
+/* -I -g: per CPU, the stacks tasks left the CPU idle with. */
+static void print_idle_chains(struct sched_timehist *th)
+{
+	FILE *out = th->out;
+	u32 i, j;
+
+	fprintf(out, "\nIdle stats by callchain:\n");
+	for (i = 0; i < th->nr_idle; i++) {
+		struct sched_runtime *r;
+
+		if (!th->idle[i])
+			continue;
+		r = th->idle[i]->priv;
+		qsort(r->chains, r->nr_chains, sizeof(*r->chains),
+		      chain_by_hit);
+		fprintf(out, "  CPU %2d:", (int)i);
+		print_msec(out, r->total_run, 6);
+		fprintf(out, " msec\n  %16s  %8s  %s\n", "Idle time (msec)",
+			"Count", "Callchains");
+		fprintf(out, "  %.16s  %.8s  %.50s\n", dotted_line, dotted_line,
+			dotted_line);
+		for (j = 0; j < r->nr_chains; j++) {
+			fprintf(out, "  ");
+			print_msec(out, r->chains[j].hit, 12);
+			fprintf(out, " %8u  %s\n", r->chains[j].count,
+				r->chains[j].folded);
+		}
+		fprintf(out, "\n");
+	}
+}
+
 void sched_timehist__print_summary(struct sched_timehist *th)
 {
 	struct sched_totals tot = { 0 };
@@ -851,6 +946,8 @@ void sched_timehist__print_summary(struct sched_timehist *th)
 	if (th->skipped && !th->opts.idle_hist)
 		return;
 	print_idle_stats(th, &tot);
+	if (th->opts.idle_hist && th->opts.callchain)
+		print_idle_chains(th);
 	fprintf(out, "\n    Total number of unique tasks: %llu\n"
 		"Total number of context switches: %llu\n",
 		(unsigned long long)tot.task_count,
@@ -1100,15 +1197,26 @@ int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 	return 0;
 }
 
+static void runtime__free(struct sched_runtime *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nr_chains; i++)
+		free(r->chains[i].folded);
+	free(r->chains);
+	free(r->entry_chain);
+	free(r);
+}
+
 void sched_timehist__exit(struct sched_timehist *th)
 {
 	u32 i;
 
 	for (i = 0; i < th->nr_runtimes; i++)
-		free(th->runtimes[i]);
+		runtime__free(th->runtimes[i]);
 	for (i = 0; i < th->nr_idle; i++) {
 		if (th->idle[i])
-			free(th->idle[i]->priv);
+			runtime__free(th->idle[i]->priv);
 		free(th->idle[i]);
 	}
 	for (i = 0; i < th->nr_attrs; i++)

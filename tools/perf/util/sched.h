@@ -44,6 +44,13 @@ struct sched_stats {
 	u64 max, min;
 };
 
+/* -I -g: idle time after a task left the CPU with this stack. */
+struct sched_idle_chain {
+	char *folded;		/* "f1 <- f2 <- ..." */
+	u64 hit;		/* idle ns */
+	u32 count;
+};
+
 /* What one task (or one CPU's idle task) accumulated. */
 struct sched_runtime {
 	struct thread *thread;
@@ -55,6 +62,9 @@ struct sched_runtime {
 	u64 migrations;
 	struct sched_stats run_stats;
 	struct thread *last_thread;	/* idle: the task before it (-I) */
+	char *entry_chain;		/* idle: that task's stack (-I -g) */
+	struct sched_idle_chain *chains;
+	u32 nr_chains, chains_alloc;
 };
 
 struct sched_frame_buf {
