@@ -6,15 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <event-parse.h>
+#include <trace-seq.h>
 #include "array.h"
 #include "event.h"
 #include "sched.h"
 #include "sched-kvm.h"
 
-#define KVM_ISA_VMX 1
-
 struct kvm_exit_stat {
 	u32 reason;
+	u32 isa;
+	char *name;		/* from the event's print format */
 	u64 count;
 	u64 host_ns;		/* from the exit to the next entry */
 };
@@ -23,8 +24,7 @@ struct kvm_vcpu {
 	struct thread *thread;
 	u64 entry_time;		/* 0: not in the guest */
 	u64 exit_time;		/* 0: no exit pending */
-	u32 exit_reason;
-	u32 isa;
+	u32 pending_idx;	/* the exit being handled, in exits[] */
 	u64 guest_ns;
 	u64 entries;
 	struct kvm_exit_stat *exits;
@@ -36,27 +36,33 @@ struct sched_kvm {
 	u32 nr, alloc;
 };
 
-/* VMX basic exit reasons (Intel SDM, appendix C) that guests hit most. */
-static const char *vmx_exit_name(u32 reason)
+/*
+ * The name the event's own print format gives the exit reason ("HLT",
+ * "npf", ...): kvm_exit prints "... reason NAME rip ...".
+ */
+static char *exit_reason_name(struct tep_handle *tep,
+			      const struct perf_sample *s)
 {
-	static const struct { u32 nr; const char *name; } names[] = {
-		{ 0, "EXCEPTION_NMI" }, { 1, "EXTERNAL_INTERRUPT" },
-		{ 2, "TRIPLE_FAULT" }, { 7, "PENDING_INTERRUPT" },
-		{ 8, "NMI_WINDOW" }, { 10, "CPUID" }, { 12, "HLT" },
-		{ 14, "INVLPG" }, { 18, "VMCALL" }, { 28, "CR_ACCESS" },
-		{ 29, "DR_ACCESS" }, { 30, "IO_INSTRUCTION" },
-		{ 31, "MSR_READ" }, { 32, "MSR_WRITE" }, { 40, "PAUSE_INSTRUCTION" },
-		{ 44, "APIC_ACCESS" }, { 45, "EOI_INDUCED" },
-		{ 48, "EPT_VIOLATION" }, { 49, "EPT_MISCONFIG" },
-		{ 52, "PREEMPTION_TIMER" }, { 55, "XSETBV" },
-		{ 56, "APIC_WRITE" },
+	struct tep_record rec = {
+		.size = s->raw_size,
+		.data = (void *)s->raw_data,
+		.cpu = s->cpu,
 	};
-	size_t i;
+	struct trace_seq seq;
+	char *name = NULL;
+	const char *p, *end;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].nr == reason)
-			return names[i].name;
-	return NULL;
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	p = seq.buffer ? strstr(seq.buffer, "reason ") : NULL;
+	if (p) {
+		p += strlen("reason ");
+		end = strstr(p, " rip ");
+		name = strndup(p, end ? (size_t)(end - p) : strlen(p));
+	}
+	trace_seq_destroy(&seq);
+	return name;
 }
 
 static struct kvm_vcpu *vcpu_of(struct sched_timehist *th, struct thread *t)
@@ -81,19 +87,25 @@ static struct kvm_vcpu *vcpu_of(struct sched_timehist *th, struct thread *t)
 	return &k->vcpus[k->nr++];
 }
 
-static struct kvm_exit_stat *exit_stat(struct kvm_vcpu *v, u32 reason)
+/* Index of the stats of an exit reason; -1 when out of memory. */
+static int exit_stat(struct sched_timehist *th, struct kvm_vcpu *v,
+		     u32 isa, u32 reason, const struct perf_sample *s)
 {
+	struct kvm_exit_stat *e;
 	u32 i;
 
 	for (i = 0; i < v->nr_exits; i++)
-		if (v->exits[i].reason == reason)
-			return &v->exits[i];
+		if (v->exits[i].reason == reason && v->exits[i].isa == isa)
+			return i;
 	if (array_reserve_one((void **)&v->exits, &v->exits_alloc,
 			      v->nr_exits, sizeof(*v->exits)))
-		return NULL;
-	memset(&v->exits[v->nr_exits], 0, sizeof(v->exits[0]));
-	v->exits[v->nr_exits].reason = reason;
-	return &v->exits[v->nr_exits++];
+		return -1;
+	e = &v->exits[v->nr_exits];
+	memset(e, 0, sizeof(*e));
+	e->reason = reason;
+	e->isa = isa;
+	e->name = exit_reason_name(th->tep, s);
+	return v->nr_exits++;
 }
 
 static u64 raw_num(const struct tep_format_field *f,
@@ -109,29 +121,26 @@ static u64 raw_num(const struct tep_format_field *f,
 
 static void vcpu_entry(struct kvm_vcpu *v, u64 time)
 {
-	if (v->exit_time && time >= v->exit_time) {
-		struct kvm_exit_stat *e = exit_stat(v, v->exit_reason);
-
-		if (e)
-			e->host_ns += time - v->exit_time;
-	}
+	if (v->exit_time && time >= v->exit_time)
+		v->exits[v->pending_idx].host_ns += time - v->exit_time;
 	v->exit_time = 0;
 	v->entry_time = time;
 	v->entries++;
 }
 
-static int vcpu_exit(struct kvm_vcpu *v, u64 time, u32 reason)
+static int vcpu_exit(struct sched_timehist *th, struct kvm_vcpu *v,
+		     u32 isa, u32 reason, const struct perf_sample *s)
 {
-	struct kvm_exit_stat *e = exit_stat(v, reason);
+	int idx = exit_stat(th, v, isa, reason, s);
 
-	if (!e)
+	if (idx < 0)
 		return -ENOMEM;
-	e->count++;
-	if (v->entry_time && time >= v->entry_time)
-		v->guest_ns += time - v->entry_time;
+	v->exits[idx].count++;
+	if (v->entry_time && s->time >= v->entry_time)
+		v->guest_ns += s->time - v->entry_time;
 	v->entry_time = 0;
-	v->exit_time = time;
-	v->exit_reason = reason;
+	v->exit_time = s->time;
+	v->pending_idx = idx;
 	return 0;
 }
 
@@ -150,8 +159,7 @@ int sched_kvm__sample(struct sched_timehist *th, bool entry,
 		vcpu_entry(v, s->time);
 		return 0;
 	}
-	v->isa = raw_num(isa, s);
-	return vcpu_exit(v, s->time, raw_num(exit_reason, s));
+	return vcpu_exit(th, v, raw_num(isa, s), raw_num(exit_reason, s), s);
 }
 
 static void print_msec3(FILE *out, u64 ns)
@@ -176,11 +184,10 @@ static void print_vcpu(struct sched_timehist *th, const struct kvm_vcpu *v)
 	fprintf(th->out, "  %9llu\n", (unsigned long long)v->entries);
 	for (i = 0; i < v->nr_exits; i++) {
 		const struct kvm_exit_stat *e = &v->exits[i];
-		const char *rname = v->isa == KVM_ISA_VMX ?
-				    vmx_exit_name(e->reason) : NULL;
+		const char *rname = e->name;
 		char rbuf[32];
 
-		if (!rname) {
+		if (!rname || !*rname) {
 			snprintf(rbuf, sizeof(rbuf), "reason %u", e->reason);
 			rname = rbuf;
 		}
@@ -210,12 +217,15 @@ void sched_kvm__print(struct sched_timehist *th)
 void sched_kvm__exit(struct sched_timehist *th)
 {
 	struct sched_kvm *k = th->kvm;
-	u32 i;
+	u32 i, j;
 
 	if (!k)
 		return;
-	for (i = 0; i < k->nr; i++)
+	for (i = 0; i < k->nr; i++) {
+		for (j = 0; j < k->vcpus[i].nr_exits; j++)
+			free(k->vcpus[i].exits[j].name);
 		free(k->vcpus[i].exits);
+	}
 	free(k->vcpus);
 	free(k);
 	th->kvm = NULL;
