@@ -83,43 +83,125 @@ static void field_str(const struct tep_format_field *f,
 	buf[len] = 0;
 }
 
-static void print_msec(FILE *out, u64 nsecs, int width)
+/*
+ * The line of every switch-in is built by hand: with millions of lines,
+ * printf's format parsing is most of the run time.
+ */
+
+/* v in decimal, right-aligned in width columns padded with pad. */
+static char *put_u64(char *p, u64 v, int width, char pad)
+{
+	char digits[20];
+	int n = 0;
+
+	do {
+		digits[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = pad;
+	while (n)
+		*p++ = digits[--n];
+	return p;
+}
+
+/* "%d" of v. */
+static char *put_int(char *p, int v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, -(s64)v, 0, ' ');
+	}
+	return put_u64(p, v, 0, ' ');
+}
+
+/* s, at most max bytes of it, left-aligned in width columns. */
+static char *put_str(char *p, const char *s, int max, int width)
+{
+	int n = 0;
+
+	while (n < max && s[n]) {
+		*p++ = s[n];
+		n++;
+	}
+	for (; width > n; width--)
+		*p++ = ' ';
+	return p;
+}
+
+/* "%*llu.%03llu " of nsecs in msecs: truncated, as Linux perf prints. */
+static char *put_msec(char *p, u64 nsecs, int width)
 {
 	u64 msecs = nsecs / NSEC_PER_MSEC;
-	u64 usecs = (nsecs - msecs * NSEC_PER_MSEC) / NSEC_PER_USEC;
 
-	fprintf(out, "%*llu.%03llu ", width, (unsigned long long)msecs,
-		(unsigned long long)usecs);
+	p = put_u64(p, msecs, width, ' ');
+	*p++ = '.';
+	p = put_u64(p, (nsecs - msecs * NSEC_PER_MSEC) / NSEC_PER_USEC, 3, '0');
+	*p++ = ' ';
+	return p;
+}
+
+/* "%15s [%04d] " of "secs.usecs" and the cpu. */
+static char *put_timestamp(char *p, u64 t, int cpu)
+{
+	char tstr[32], *e;
+
+	e = put_u64(tstr, t / 1000000000ULL, 0, ' ');
+	*e++ = '.';
+	e = put_u64(e, t % 1000000000ULL / NSEC_PER_USEC, 6, '0');
+	*e = 0;
+	p = put_str(p, "", 0, 15 - (int)(e - tstr));
+	p = put_str(p, tstr, sizeof(tstr), 0);
+	if (cpu < 0)
+		return p + sprintf(p, " [%04d] ", cpu);
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_u64(p, cpu, 4, '0');
+	*p++ = ']';
+	*p++ = ' ';
+	return p;
+}
+
+static void print_msec(FILE *out, u64 nsecs, int width)
+{
+	char buf[48];
+
+	fwrite(buf, 1, put_msec(buf, nsecs, width) - buf, out);
 }
 
 static void print_timestamp(FILE *out, u64 t, int cpu)
 {
-	char tstr[64];
+	char buf[64];
 
-	snprintf(tstr, sizeof(tstr), "%llu.%06llu",
-		 (unsigned long long)(t / 1000000000ULL),
-		 (unsigned long long)(t % 1000000000ULL / 1000));
-	fprintf(out, "%15s [%04d] ", tstr, cpu);
+	fwrite(buf, 1, put_timestamp(buf, t, cpu) - buf, out);
 }
 
 /*
  * "comm[tid/pid]", "comm[tid]" for a process leader, "comm" for pid 0;
- * at most 31 characters.  The name column widens to the longest seen.
+ * at most COMMSTR_SIZE - 1 bytes, cut as snprintf would cut it.  The
+ * name column widens to the longest seen.
  */
 static const char *commstr(struct sched_timehist *th, const struct thread *t)
 {
 	static char str[COMMSTR_SIZE];
+	char full[COMMSTR_SIZE + 48], *p;
 	int n;
 
-	if (t->pid == 0)
-		n = snprintf(str, sizeof(str), "%s", t->comm);
-	else if (t->tid != t->pid)
-		n = snprintf(str, sizeof(str), "%s[%d/%d]", t->comm,
-			     (int)t->tid, (int)t->pid);
-	else
-		n = snprintf(str, sizeof(str), "%s[%d]", t->comm, (int)t->tid);
+	p = put_str(full, t->comm, COMMSTR_SIZE, 0);
+	if (t->pid != 0) {
+		*p++ = '[';
+		p = put_int(p, t->tid);
+		if (t->tid != t->pid) {
+			*p++ = '/';
+			p = put_int(p, t->pid);
+		}
+		*p++ = ']';
+	}
+	n = p - full;
 	if (n > COMMSTR_SIZE - 1)
 		n = COMMSTR_SIZE - 1;
+	memcpy(str, full, n);
+	str[n] = 0;
 	if (n > th->comm_width)
 		th->comm_width = n;
 	return str;
@@ -381,8 +463,8 @@ static void print_chain(struct sched_timehist *th)
 
 		if (sched_function(name))
 			continue;
-		fprintf(th->out, "%s %s", first ? "" : " <-",
-			name ? name : "[unknown]");
+		fputs(first ? " " : " <- ", th->out);
+		fputs(name ? name : "[unknown]", th->out);
 		first = false;
 	}
 }
@@ -493,6 +575,7 @@ static void print_switch_line(struct sched_timehist *th,
 	struct sched_runtime *r = t->priv;
 	FILE *out = th->out;
 	char next_comm[32], nstr[30];
+	char buf[COMMSTR_SIZE + 128], *p;
 	u32 i;
 
 	if (!cpu_shown(th, s->cpu))
@@ -504,10 +587,14 @@ static void print_switch_line(struct sched_timehist *th,
 			fputc(i != s->cpu ? ' ' : t->tid ? 's' : 'i', out);
 		fputc(' ', out);
 	}
-	fprintf(out, " %-*s ", th->comm_width, commstr(th, t));
-	print_msec(out, r->dt_sleep + r->dt_iowait + r->dt_preempt, 6);
-	print_msec(out, r->dt_delay, 6);
-	print_msec(out, r->dt_run, 6);
+	p = buf;
+	*p++ = ' ';
+	p = put_str(p, commstr(th, t), COMMSTR_SIZE, th->comm_width);
+	*p++ = ' ';
+	p = put_msec(p, r->dt_sleep + r->dt_iowait + r->dt_preempt, 6);
+	p = put_msec(p, r->dt_delay, 6);
+	p = put_msec(p, r->dt_run, 6);
+	fwrite(buf, 1, p - buf, out);
 	if (th->opts.state)
 		fprintf(out, " %5c ", state_char(t, state));
 	if (th->opts.next) {
