@@ -21,6 +21,7 @@
 #include "util/parse-options.h"
 #include "util/record.h"
 #include "util/target.h"
+#include "util/trace-data.h"
 #include "util/workload.h"
 
 #define RECORD_DEFAULT_FREQ 4000
@@ -35,6 +36,7 @@ struct record_cmd {
 	const char *output_name;
 	unsigned int mmap_pages;
 	bool no_inherit;
+	bool raw_samples;
 	bool quiet;
 	int verbose;
 
@@ -225,6 +227,33 @@ static int record_write(void *ctx, const void *buf, size_t len)
 	return build_id_tracker__event(&cmd->build_ids, buf);
 }
 
+/* Tracepoint samples are decoded with the formats of this machine. */
+static int record_add_tracing_data(struct record_cmd *cmd)
+{
+	struct perf_header_info *info = &cmd->writer.info;
+	struct perf_fbuf b = { 0 };
+	struct perf_evsel *pos;
+	const char **names;
+	int nr = 0, err;
+
+	names = calloc(cmd->evlist->nr, sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	perf_evlist__for_each(cmd->evlist, pos)
+		if (pos->attr.type == PERF_TYPE_TRACEPOINT && pos->name)
+			names[nr++] = pos->name;
+	err = nr ? trace_data__build(&b, names, nr) : 0;
+	free(names);
+	if (err || !nr) {
+		perf_fbuf__free(&b);
+		return err;
+	}
+	info->tracing_data = b.data;
+	info->tracing_data_size = b.len;
+	perf_feat_set(info->features, HEADER_TRACING_DATA);
+	return 0;
+}
+
 static int record_add_attrs(struct record_cmd *cmd)
 {
 	struct perf_evsel *pos;
@@ -407,6 +436,8 @@ static int record_run(struct record_cmd *cmd)
 	}
 	err = record_add_attrs(cmd);
 	if (!err)
+		err = record_add_tracing_data(cmd);
+	if (!err)
 		err = perf_header_info__set_cmdline(&cmd->writer.info,
 						    cmd->orig_argc,
 						    cmd->orig_argv);
@@ -514,6 +545,8 @@ int cmd_record(int argc, const char **argv)
 			     "ring buffer data pages per CPU (power of two)"),
 		OPT_BOOLEAN('i', "no-inherit", &cmd.no_inherit,
 			    "do not sample child tasks"),
+		OPT_BOOLEAN('R', "raw-samples", &cmd.raw_samples,
+			    "raw tracepoint data in samples (always on for tracepoints)"),
 		OPT_BOOLEAN('q', "quiet", &cmd.quiet, "no closing messages"),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()

@@ -25,6 +25,7 @@ static const struct cmd_struct commands[] = {
 	{ "list", cmd_list, "List the events that can be counted or sampled" },
 	{ "record", cmd_record, "Sample a command, tasks or CPUs into perf.data" },
 	{ "report", cmd_report, "Show where the samples of a perf.data fell" },
+	{ "sched", cmd_sched, "Record and analyse scheduler events" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
 	{ "test", cmd_test, "Run the self-tests, or a bundled workload (-w)" },
 	{ "version", cmd_version, "Show the version" },

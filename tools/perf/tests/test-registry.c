@@ -56,6 +56,12 @@ const struct test_case unit_tests[] = {
 	  test__data_ids },
 	{ "data-dump", "perf.data: raw dump (report -D) lines",
 	  test__data_dump },
+	{ "tracing-data", "Tracing data: tracefs formats written, parsed back",
+	  test__tracing_data },
+	{ "sched-kvm", "sched timehist: exact guest time per vCPU thread",
+	  test__sched_kvm },
+	{ "sched-no-switch", "sched timehist: a file without sched_switch refused",
+	  test__sched_no_switch },
 };
 
 const int nr_unit_tests = sizeof(unit_tests) / sizeof(unit_tests[0]);

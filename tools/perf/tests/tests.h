@@ -86,11 +86,15 @@ int test__data_unfinished(struct test_ctx *ctx);
 int test__data_ordered(struct test_ctx *ctx);
 int test__data_ids(struct test_ctx *ctx);
 int test__data_dump(struct test_ctx *ctx);
+int test__tracing_data(struct test_ctx *ctx);
+int test__sched_kvm(struct test_ctx *ctx);
+int test__sched_no_switch(struct test_ctx *ctx);
 
 int workload_dump_data(int argc, const char **argv);
 int workload_write_data(int argc, const char **argv);
 int workload_syscalls(int argc, const char **argv);
 int workload_cpuloop(int argc, const char **argv);
 int workload_threads(int argc, const char **argv);
+int workload_sched(int argc, const char **argv);
 
 #endif /* __PERF_TESTS_H */

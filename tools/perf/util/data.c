@@ -485,6 +485,28 @@ static void features_view(const struct perf_data_writer *w,
 		perf_feat_set(view->features, HEADER_EVENT_DESC);
 }
 
+/*
+ * In a pipe the tracing data has a record of its own: a 16-byte header
+ * (type, size, the blob's size padded to 8 bytes, a pad word), then the
+ * blob.
+ */
+static void put_tracing_data_record(struct perf_fbuf *b,
+				    const struct perf_header_info *info)
+{
+	u64 len = info->tracing_data_size;
+	u32 padded = PERF_ALIGN8(len);
+	struct perf_counter_header h = {
+		.type = PERF_RECORD_HEADER_TRACING_DATA,
+		.size = sizeof(h) + 2 * sizeof(u32),
+	};
+
+	perf_fbuf__put(b, &h, sizeof(h));
+	perf_fbuf__put_u32(b, padded);
+	perf_fbuf__put_u32(b, 0);
+	perf_fbuf__put(b, info->tracing_data, len);
+	perf_fbuf__zero(b, padded - len);
+}
+
 static void put_pipe_features(struct perf_data_writer *w, struct perf_fbuf *b)
 {
 	struct perf_header_info view;
@@ -498,6 +520,10 @@ static void put_pipe_features(struct perf_data_writer *w, struct perf_fbuf *b)
 		if (!perf_feat_test(view.features, feat) ||
 		    feat == HEADER_BUILD_ID || feat == HEADER_SAMPLE_TIME)
 			continue;
+		if (feat == HEADER_TRACING_DATA) {
+			put_tracing_data_record(b, &view);
+			continue;
+		}
 		if (!perf_header__write_feature(&payload, feat, &view) &&
 		    payload.len + 24 <= UINT16_MAX)
 			put_feature_record(b, feat, &payload);
@@ -1526,11 +1552,14 @@ static int open_pipe_mode(struct perf_session *s)
 
 /* ---- reading: open and close ---- */
 
+/* Files up to this size are mapped in at open (MAP_POPULATE). */
+#define POPULATE_MAX (1ULL << 30)
+
 static int open_mapped(struct perf_session *s, const struct stat *st)
 {
 	u64 magic, size;
 	void *map;
-	int err;
+	int err, flags;
 
 	s->size = st->st_size;
 	if (s->size < 2 * sizeof(u64)) {
@@ -1539,7 +1568,15 @@ static int open_mapped(struct perf_session *s, const struct stat *st)
 			  s->name, s->size);
 		return -EINVAL;
 	}
-	map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+	/*
+	 * Every byte is read: mapping the pages in one call costs far less
+	 * than a fault per few pages.  Not for files too big to keep in
+	 * memory, where it would only read ahead what is evicted again.
+	 */
+	flags = MAP_PRIVATE;
+	if (s->size <= POPULATE_MAX)
+		flags |= MAP_POPULATE;
+	map = mmap(NULL, s->size, PROT_READ, flags, s->fd, 0);
 	if (map == MAP_FAILED) {
 		set_error(s, "%s: cannot map the file: %s", s->name,
 			  strerror(errno));

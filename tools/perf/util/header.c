@@ -234,6 +234,11 @@ static void feat_forget(struct perf_header_info *info, int feat)
 	case HEADER_CPUID:
 		str = &info->cpuid;
 		break;
+	case HEADER_TRACING_DATA:
+		free(info->tracing_data);
+		info->tracing_data = NULL;
+		info->tracing_data_size = 0;
+		break;
 	case HEADER_CMDLINE:
 		free_strv(info->cmdline, info->nr_cmdline);
 		info->cmdline = NULL;
@@ -513,6 +518,11 @@ static int write_feat(struct perf_fbuf *b, int feat,
 		      const struct perf_header_info *info)
 {
 	switch (feat) {
+	case HEADER_TRACING_DATA:
+		if (!info->tracing_data_size)
+			return -ENOENT;
+		perf_fbuf__put(b, info->tracing_data, info->tracing_data_size);
+		return 0;
 	case HEADER_HOSTNAME:
 		return write_string_feat(b, info->hostname);
 	case HEADER_OSRELEASE:

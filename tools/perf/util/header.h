@@ -253,6 +253,9 @@ struct perf_header_info {
 
 	u64 clockid_res_ns;		/* CLOCKID */
 
+	u8 *tracing_data;		/* TRACING_DATA, written only */
+	u64 tracing_data_size;
+
 	u32 clockid;			/* CLOCK_DATA */
 	u64 clock_tod_ns;		/* wall clock at the reference point */
 	u64 clock_clockid_ns;		/* clockid time at the same point */

@@ -396,8 +396,10 @@ static struct thread *machine__replace_thread(struct machine *m, u32 pid,
 {
 	struct thread *old = machine__find_thread(m, tid);
 
-	if (old)
+	if (old) {
 		old->dead = true;
+		old->replaced_seq = ++m->nr_replaced;
+	}
 	return machine__new_thread(m, pid, tid);
 }
 
@@ -442,7 +444,7 @@ static int machine__exit_event(struct machine *m,
 		return -EINVAL;
 	t = machine__find_thread(m, ev->tid);
 	if (t)
-		t->dead = true;
+		t->dead = t->exited = true;
 	return 0;
 }
 

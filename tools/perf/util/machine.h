@@ -59,7 +59,10 @@ struct thread {
 	u32 ppid;		/* tid of the parent, (u32)-1 when unknown */
 	const char *comm;	/* interned; ":TID" until a COMM names it */
 	bool comm_set;
-	bool dead;		/* an EXIT was seen */
+	bool dead;		/* an EXIT was seen, or the tid was reused */
+	bool exited;		/* an EXIT was seen */
+	u32 replaced_seq;	/* order of tid reuse, 1 up; 0 while current */
+	void *priv;		/* for the analysis that reads the records */
 	struct maps *maps;
 	struct map *last_map;	/* lookup cache, valid while gen matches */
 	u32 last_gen;
@@ -99,6 +102,7 @@ struct machine {
 	bool kernel_loaded;	/* kallsyms read, module maps made */
 	struct thread *last_thread;
 	u64 kernel_start;	/* addresses at or above are the kernel's */
+	u32 nr_replaced;	/* threads whose tid was reused */
 };
 
 int machine__init(struct machine *m);

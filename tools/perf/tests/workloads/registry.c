@@ -11,6 +11,8 @@ const struct workload_desc test_workloads[] = {
 	  workload_cpuloop },
 	{ "threads", "[PAIRS [ROUNDS]]: threads waking each other",
 	  workload_threads },
+	{ "sched", "[THREADS [ROUNDS]]: short sleeps, wakeups, migrations, forks",
+	  workload_sched },
 	{ "dump-data", "[--header] FILE: raw dump of a perf.data (test aid)",
 	  workload_dump_data },
 	{ "write-data", "FILE [SAMPLES]: write a synthetic perf.data (test aid)",

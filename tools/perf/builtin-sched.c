@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf sched: record the scheduler tracepoints, and analyse them
+ * (timehist).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <perf/tracefs.h>
+#include "builtin.h"
+#include "util/data.h"
+#include "util/parse-options.h"
+#include "util/report.h"
+#include "util/sched.h"
+#include "util/symbol.h"
+
+static const char * const sched_usage[] = {
+	"perf sched record [<options>] [-- <command>]",
+	"perf sched timehist [<options>]",
+	NULL
+};
+
+/*
+ * What timehist reads, as Linux perf records it: sched_waking where the
+ * kernel has it (it comes before the wakeup and counts the whole
+ * delay), else sched_wakeup.
+ */
+static const char * const sched_record_events[] = {
+	"sched:sched_switch", "sched:sched_stat_runtime",
+	"sched:sched_process_fork", "sched:sched_wakeup_new",
+	"sched:sched_migrate_task",
+};
+
+static int sched_record(int argc, const char **argv)
+{
+	static const char * const fixed[] = {
+		"record", "-a", "-R", "-m", "1024", "-c", "1",
+	};
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t nev = sizeof(sched_record_events) / sizeof(sched_record_events[0]);
+	const char **rargv;
+	int rargc = 0, i, ret;
+	size_t j;
+
+	rargv = calloc(nfixed + 2 * nev + 2 + argc + 1, sizeof(*rargv));
+	if (!rargv)
+		return 1;
+	for (j = 0; j < nfixed; j++)
+		rargv[rargc++] = fixed[j];
+	for (j = 0; j < nev; j++) {
+		rargv[rargc++] = "-e";
+		rargv[rargc++] = sched_record_events[j];
+	}
+	rargv[rargc++] = "-e";
+	rargv[rargc++] = tracefs_event_id("sched", "sched_waking") >= 0 ?
+			 "sched:sched_waking" : "sched:sched_wakeup";
+	for (i = 1; i < argc; i++)
+		rargv[rargc++] = argv[i];
+	rargv[rargc] = NULL;
+	ret = cmd_record(rargc, rargv);
+	free(rargv);
+	return ret;
+}
+
+struct timehist_cmd {
+	struct sched_timehist th;
+	const char *input;
+	const char *time;
+};
+
+static const char * const timehist_usage[] = {
+	"perf sched timehist [<options>]",
+	NULL
+};
+
+static void timehist_check(struct timehist_cmd *cmd,
+			   const struct option *options)
+{
+	struct sched_opts *o = &cmd->th.opts;
+	struct report_filter f = { 0 };
+
+	if ((o->wakeups || o->next) && o->summary_only)
+		usage_with_options_msg(timehist_usage, options,
+				       "-s and -[n|w] are mutually exclusive");
+	if (cmd->time && report__parse_time(cmd->time, &f))
+		usage_with_options_msg(timehist_usage, options,
+				       "bad --time '%s' (seconds: start,stop)",
+				       cmd->time);
+	o->time_start = f.time_start;
+	o->time_end = f.time_end;
+}
+
+static int timehist_open_run(struct timehist_cmd *cmd)
+{
+	struct perf_session s;
+	char buf[1 << 16];
+	int err;
+
+	err = perf_session__open(&s, cmd->input);
+	if (err == PERF_SESSION_EMPTY) {
+		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
+			cmd->input);
+		perf_session__close(&s);
+		return 0;
+	}
+	if (err) {
+		fprintf(stderr, "perf sched timehist: %s\n",
+			perf_session__error(&s));
+		perf_session__close(&s);
+		return 1;
+	}
+	if (perf_session__warning(&s)[0])
+		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+	err = sched_timehist__run(&cmd->th, &s, stdout);
+	fflush(stdout);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sched_timehist__exit(&cmd->th);
+	perf_session__close(&s);
+	return err ? 1 : 0;
+}
+
+static int sched_timehist(int argc, const char **argv)
+{
+	struct timehist_cmd cmd = {
+		.input = "perf.data",
+		.th.opts = { .callchain = true, .max_stack = 5 },
+	};
+	struct sched_opts *o = &cmd.th.opts;
+	const struct option options[] = {
+		OPT_STRING('i', "input", &cmd.input, "file",
+			   "input file name ('-' for standard input)"),
+		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
+			   "kernel symbols from this file"),
+		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
+			   "look for binaries and debug files under this directory"),
+		OPT_BOOLEAN('g', "call-graph", &o->callchain,
+			    "show where tasks were switched out (default on)"),
+		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
+			     "frames of each stack to resolve (default 5)"),
+		OPT_BOOLEAN('s', "summary", &o->summary_only,
+			    "show only the summary"),
+		OPT_BOOLEAN('S', "with-summary", &o->summary,
+			    "show the lines and the summary"),
+		OPT_BOOLEAN('w', "wakeups", &o->wakeups, "show wakeup events"),
+		OPT_BOOLEAN('n', "next", &o->next, "show the next task"),
+		OPT_BOOLEAN('M', "migrations", &o->migrations,
+			    "show migration events"),
+		OPT_BOOLEAN('V', "cpu-visual", &o->cpu_visual,
+			    "add a CPU visual column"),
+		OPT_BOOLEAN('I', "idle-hist", &o->idle_hist,
+			    "show idle events only"),
+		OPT_STRING(0, "time", &cmd.time, "start,stop",
+			   "only this time window (seconds)"),
+		OPT_BOOLEAN(0, "state", &o->state,
+			    "show the task state at switch-out"),
+		OPT_STRING('p', "pid", &o->pids, "pid[,pid...]",
+			   "only these process ids"),
+		OPT_STRING('t', "tid", &o->tids, "tid[,tid...]",
+			   "only these thread ids"),
+		OPT_STRING('C', "cpu", &o->cpus, "cpu",
+			   "only these CPUs (e.g. 0,2-3)"),
+		OPT_END()
+	};
+
+	argc = parse_options(argc - 1, argv + 1, options, timehist_usage, 0);
+	if (argc)
+		usage_with_options_msg(timehist_usage, options,
+				       "unexpected argument '%s'", argv[1]);
+	timehist_check(&cmd, options);
+	return timehist_open_run(&cmd);
+}
+
+int cmd_sched(int argc, const char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s\n   or: %s\n", sched_usage[0],
+			sched_usage[1]);
+		return 129;
+	}
+	if (!strcmp(argv[1], "record"))
+		return sched_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "timehist"))
+		return sched_timehist(argc - 1, argv + 1);
+	fprintf(stderr, "perf sched: unknown subcommand '%s' (record, timehist)\n",
+		argv[1]);
+	return 129;
+}

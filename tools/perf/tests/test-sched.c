@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the tracing data feature and of perf sched timehist on
+ * perf.data files built here from constructed records, with the real
+ * tracepoint formats of this machine.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <event-parse.h>
+#include <perf/tracefs.h>
+#include "tests.h"
+#include "../util/data.h"
+#include "../util/header.h"
+#include "../util/sched.h"
+#include "../util/trace-data.h"
+
+static bool have_tracepoint(const char *sys, const char *name)
+{
+	return tracefs_event_id(sys, name) >= 0;
+}
+
+int test__tracing_data(struct test_ctx *ctx)
+{
+	static const char * const events[] = {
+		"sched:sched_switch", "sched:sched_wakeup",
+		"sched:sched_migrate_task",
+	};
+	struct perf_fbuf b = { 0 };
+	struct tep_handle *tep;
+	char err[256];
+	size_t i, cut;
+	int ret;
+
+	if (!have_tracepoint("sched", "sched_switch"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	ret = trace_data__build(&b, events, 3);
+	TEST_ASSERT(ctx, !ret, "build: %s", strerror(-ret));
+	TEST_ASSERT(ctx, b.len > 20 && !memcmp(b.data, "\027\010\104tracing0.6", 14),
+		    "magic and version 0.6 first");
+	TEST_ASSERT(ctx, b.data[14] == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) &&
+		    b.data[15] == sizeof(long), "endianness and long size");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, tep, "parse: %s", err);
+	for (i = 0; i < 3; i++) {
+		const char *name = strchr(events[i], ':') + 1;
+		struct tep_event *e = tep_find_event_by_name(tep, "sched", name);
+
+		TEST_ASSERT(ctx, e, "%s parsed", events[i]);
+		TEST_ASSERT(ctx, e->id == tracefs_event_id("sched", name),
+			    "%s has the id of tracefs", events[i]);
+	}
+	TEST_ASSERT(ctx, tep_find_field(tep_find_event_by_name(tep, "sched",
+							       "sched_switch"),
+					"prev_state"), "sched_switch fields");
+	TEST_ASSERT(ctx, tep_get_events_count(tep) == 3, "only what was asked");
+	tep_free(tep);
+	/* Cut anywhere before the event formats end: refused, no crash. */
+	for (cut = 0; cut < b.len / 2; cut += 7) {
+		tep = trace_data__parse(b.data, cut, err, sizeof(err));
+		TEST_ASSERT(ctx, !tep && err[0], "blob cut at %zu refused", cut);
+	}
+	perf_fbuf__free(&b);
+	return TEST_OK;
+}
+
+/* ---- a constructed recording of two vCPU threads ---- */
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+		     PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
+		     PERF_SAMPLE_RAW)
+#define MS 1000000ULL
+#define T0 (1000ULL * MS)
+
+enum { EV_SWITCH, EV_ENTRY, EV_EXIT, NR_EV };
+
+static const char * const kvm_events[NR_EV] = {
+	"sched:sched_switch", "kvm:kvm_entry", "kvm:kvm_exit",
+};
+
+struct kvm_file {
+	const char * const *names;	/* "sys:name" of each attr */
+	int nr;
+	struct tep_handle *tep;
+	struct tep_event *ev[NR_EV];
+	struct perf_fbuf recs;
+	void (*put_records)(struct kvm_file *kf);
+};
+
+static void set_field(struct tep_event *e, u8 *raw, const char *name, u64 v)
+{
+	struct tep_format_field *f = tep_find_any_field(e, name);
+
+	if (f && f->size <= 8)
+		memcpy(raw + f->offset, &v, f->size);
+}
+
+/* One sample of event @ev by thread @tid of process @pid. */
+static void put_sample(struct kvm_file *kf, int ev, u32 pid, u32 tid,
+		       u64 time, u32 cpu, const char *field, u64 value)
+{
+	struct tep_event *e = kf->ev[ev];
+	u8 raw[128] = { 0 };
+	u32 raw_size = 0, cpu_res[2] = { cpu, 0 }, pt[2] = { pid, tid };
+	struct perf_counter_header h = { .type = PERF_RECORD_SAMPLE };
+	struct tep_format_field *f;
+
+	for (f = e->format.fields; f; f = f->next) {
+		if ((u32)(f->offset + f->size) > raw_size)
+			raw_size = f->offset + f->size;
+	}
+	/* The raw size field and the data end on an 8-byte boundary. */
+	raw_size = ((raw_size + 4 + 7) & ~7u) - 4;
+	set_field(e, raw, "common_type", e->id);
+	set_field(e, raw, "common_pid", tid);
+	if (field)
+		set_field(e, raw, field, value);
+	if (ev == EV_EXIT)
+		set_field(e, raw, "isa", 1);	/* VMX */
+	h.size = sizeof(h) + 6 * sizeof(u64) + sizeof(u32) + raw_size;
+	perf_fbuf__put(&kf->recs, &h, sizeof(h));
+	perf_fbuf__put_u64(&kf->recs, ev + 1);		/* id */
+	perf_fbuf__put_u64(&kf->recs, 0xffffffff81000000ULL);
+	perf_fbuf__put(&kf->recs, pt, sizeof(pt));
+	perf_fbuf__put_u64(&kf->recs, time);
+	perf_fbuf__put(&kf->recs, cpu_res, sizeof(cpu_res));
+	perf_fbuf__put_u64(&kf->recs, 1);		/* period */
+	perf_fbuf__put_u32(&kf->recs, raw_size);
+	perf_fbuf__put(&kf->recs, raw, raw_size);
+}
+
+static void put_comm(struct kvm_file *kf, u32 pid, u32 tid, const char *comm)
+{
+	struct perf_counter_header h = {
+		.type = PERF_RECORD_COMM,
+		.size = sizeof(h) + 8 + 16,
+	};
+	char name[16] = { 0 };
+
+	snprintf(name, sizeof(name), "%s", comm);
+	perf_fbuf__put(&kf->recs, &h, sizeof(h));
+	perf_fbuf__put_u32(&kf->recs, pid);
+	perf_fbuf__put_u32(&kf->recs, tid);
+	perf_fbuf__put(&kf->recs, name, sizeof(name));
+}
+
+/*
+ * vCPU 501 enters at 0, exits for I/O at 2 ms, enters at 2.3, exits
+ * with HLT at 5, enters at 6, exits for I/O at 6.5: 5.2 ms in the
+ * guest; I/O handled in 0.3 ms (the last exit is still pending), HLT
+ * in 1 ms.  vCPU 502 is in the guest from 1 to 4 ms (EPT violation).
+ */
+static void put_vcpu_records(struct kvm_file *kf)
+{
+	put_comm(kf, 500, 501, "qemu-vcpu");
+	put_comm(kf, 500, 502, "qemu-vcpu");
+	put_sample(kf, EV_ENTRY, 500, 501, T0, 0, NULL, 0);
+	put_sample(kf, EV_ENTRY, 500, 502, T0 + 1 * MS, 1, NULL, 0);
+	put_sample(kf, EV_EXIT, 500, 501, T0 + 2 * MS, 0, "exit_reason", 30);
+	put_sample(kf, EV_ENTRY, 500, 501, T0 + 2300000, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 500, 502, T0 + 4 * MS, 1, "exit_reason", 48);
+	put_sample(kf, EV_EXIT, 500, 501, T0 + 5 * MS, 0, "exit_reason", 12);
+	put_sample(kf, EV_ENTRY, 500, 501, T0 + 6 * MS, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 500, 501, T0 + 6500000, 0, "exit_reason", 30);
+	put_sample(kf, EV_SWITCH, 500, 501, T0 + 7 * MS, 0, "prev_pid", 501);
+}
+
+static int write_kvm_file(struct kvm_file *kf, const char *path)
+{
+	struct perf_data_writer w;
+	struct perf_fbuf td = { 0 };
+	char err[256];
+	int i, ret;
+
+	ret = trace_data__build(&td, kf->names, kf->nr);
+	if (ret)
+		return ret;
+	kf->tep = trace_data__parse(td.data, td.len, err, sizeof(err));
+	for (i = 0; kf->tep && i < kf->nr; i++) {
+		const char *colon = strchr(kf->names[i], ':');
+		char sys[16];
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - kf->names[i]),
+			 kf->names[i]);
+		kf->ev[i] = tep_find_event_by_name(kf->tep, sys, colon + 1);
+		if (!kf->ev[i])
+			return -ENOENT;
+	}
+	if (!kf->tep)
+		return -EINVAL;
+	ret = perf_data_writer__open(&w, path);
+	if (ret)
+		return ret;
+	for (i = 0; i < kf->nr && !ret; i++) {
+		struct perf_counter_attr a = {
+			.type = PERF_TYPE_TRACEPOINT,
+			.size = sizeof(a),
+			.config = kf->ev[i]->id,
+			.sample_period = 1,
+			.sample_type = SAMPLE_TYPE,
+		};
+		u64 id = i + 1;
+
+		ret = perf_data_writer__add_attr(&w, &a, kf->names[i], &id, 1);
+	}
+	w.info.tracing_data = td.data;
+	w.info.tracing_data_size = td.len;
+	perf_feat_set(w.info.features, HEADER_TRACING_DATA);
+	kf->put_records(kf);
+	if (!ret)
+		ret = perf_data_writer__write(&w, kf->recs.data, kf->recs.len);
+	ret = ret ? ret : perf_data_writer__finish(&w);
+	perf_fbuf__free(&kf->recs);
+	return ret;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	const char *p = text;
+	size_t len = strlen(line);
+
+	while ((p = strstr(p, line))) {
+		if ((p == text || p[-1] == '\n') && (p[len] == '\n' || !p[len]))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static int run_timehist(const char *path, char **text)
+{
+	struct sched_timehist th = { .opts.max_stack = 5 };
+	struct perf_session s;
+	size_t len;
+	FILE *out = open_memstream(text, &len);
+	int ret;
+
+	if (!out)
+		return -ENOMEM;
+	ret = perf_session__open(&s, path);
+	if (!ret)
+		ret = sched_timehist__run(&th, &s, out);
+	sched_timehist__exit(&th);
+	perf_session__close(&s);
+	fclose(out);
+	return ret;
+}
+
+int test__sched_kvm(struct test_ctx *ctx)
+{
+	struct kvm_file kf = {
+		.names = kvm_events, .nr = NR_EV,
+		.put_records = put_vcpu_records,
+	};
+	char path[] = "/tmp/perf-test-kvm-XXXXXX";
+	char line[160], *text = NULL;
+	int fd, ret;
+
+	if (!have_tracepoint("kvm", "kvm_entry") ||
+	    !have_tracepoint("kvm", "kvm_exit") ||
+	    !have_tracepoint("sched", "sched_switch"))
+		return test_skip(ctx, "kvm:kvm_entry/kvm_exit formats not in tracefs (load the kvm module, mount tracefs as root)");
+	fd = mkstemp(path);
+	TEST_ASSERT(ctx, fd >= 0, "temporary file");
+	close(fd);
+	ret = write_kvm_file(&kf, path);
+	if (kf.tep)
+		tep_free(kf.tep);
+	TEST_ASSERT(ctx, !ret, "write the file: %s", strerror(-ret));
+	ret = run_timehist(path, &text);
+	unlink(path);
+	TEST_ASSERT(ctx, !ret && text, "timehist ran");
+	pr_test(ctx, "%s", text);
+	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[501/500]",
+		 5, 200, 3);
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 5.200 ms in the guest, 3 entries");
+	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "",
+		 "IO_INSTRUCTION", 2, 0, 300);
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 2 I/O exits, 0.3 ms in the host");
+	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "", "HLT", 1,
+		 1, 0);
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 1 HLT exit, 1 ms in the host");
+	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[502/500]",
+		 3, 0, 1);
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 502: 3 ms in the guest");
+	free(text);
+	return TEST_OK;
+}
+
+static void put_wakeup(struct kvm_file *kf)
+{
+	put_sample(kf, 0, 10, 10, T0, 0, "pid", 11);
+}
+
+int test__sched_no_switch(struct test_ctx *ctx)
+{
+	static const char * const events[] = { "sched:sched_wakeup" };
+	struct kvm_file kf = {
+		.names = events, .nr = 1, .put_records = put_wakeup,
+	};
+	char path[] = "/tmp/perf-test-sched-XXXXXX";
+	char *text = NULL;
+	int fd, ret;
+
+	if (!have_tracepoint("sched", "sched_wakeup"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	fd = mkstemp(path);
+	TEST_ASSERT(ctx, fd >= 0, "temporary file");
+	close(fd);
+	ret = write_kvm_file(&kf, path);
+	if (kf.tep)
+		tep_free(kf.tep);
+	TEST_ASSERT(ctx, !ret, "write the file: %s", strerror(-ret));
+	ret = run_timehist(path, &text);
+	unlink(path);
+	TEST_ASSERT(ctx, ret == -EINVAL && text && !strstr(text, "task name"),
+		    "a file without sched_switch is refused before any line (%d)",
+		    ret);
+	free(text);
+	return TEST_OK;
+}

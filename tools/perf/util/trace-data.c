@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracing data: tracefs format files collected at record time, and
+ * their parsing with libtraceevent at analysis time.  See trace-data.h
+ * for the layout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <event-parse.h>
+#include <perf/tracefs.h>
+#include "trace-data.h"
+
+static const char trace_data_magic[10] = "\027\010\104tracing";
+#define TRACE_DATA_VERSION "0.6"
+
+/*
+ * Read a whole tracefs file: its size is not known in advance (stat
+ * says 0), so read until the end.
+ */
+static int read_tracefs_file(const char *rel, char **out, size_t *len)
+{
+	char path[4096];
+	size_t cap = 8192, n = 0;
+	char *buf;
+	ssize_t r;
+	int fd, err;
+
+	err = tracefs_file(path, sizeof(path), "%s", rel);
+	if (err < 0)
+		return err;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(cap);
+	while (buf) {
+		if (n == cap) {
+			char *bigger = realloc(buf, cap * 2);
+
+			if (!bigger)
+				break;
+			buf = bigger;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			err = r < 0 ? -errno : 0;
+			close(fd);
+			if (err) {
+				free(buf);
+				return err;
+			}
+			*out = buf;
+			*len = n;
+			return 0;
+		}
+		n += r;
+	}
+	close(fd);
+	free(buf);
+	return -ENOMEM;
+}
+
+/* A size field of @width bytes, then the file. */
+static int put_tracefs_file(struct perf_fbuf *b, const char *rel, int width)
+{
+	size_t len = 0;
+	char *buf = NULL;
+	int err = read_tracefs_file(rel, &buf, &len);
+
+	if (err)
+		return err;
+	if (width == 4)
+		perf_fbuf__put_u32(b, len);
+	else
+		perf_fbuf__put_u64(b, len);
+	perf_fbuf__put(b, buf, len);
+	free(buf);
+	return 0;
+}
+
+/* A file that may be missing: then an empty one. */
+static int put_optional_file(struct perf_fbuf *b, const char *rel, int width)
+{
+	int err = put_tracefs_file(b, rel, width);
+
+	if (err != -ENOENT)
+		return err;
+	perf_fbuf__zero(b, width);
+	return 0;
+}
+
+static void put_header(struct perf_fbuf *b)
+{
+	u32 page_size = sysconf(_SC_PAGESIZE);
+	u8 endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	u8 long_size = sizeof(long);
+
+	perf_fbuf__put(b, trace_data_magic, sizeof(trace_data_magic));
+	perf_fbuf__put(b, TRACE_DATA_VERSION, sizeof(TRACE_DATA_VERSION));
+	perf_fbuf__put(b, &endian, 1);
+	perf_fbuf__put(b, &long_size, 1);
+	perf_fbuf__put_u32(b, page_size);
+}
+
+static size_t subsys_len(const char *event)
+{
+	const char *colon = strchr(event, ':');
+
+	return colon ? (size_t)(colon - event) : strlen(event);
+}
+
+static bool same_subsys(const char *a, const char *b)
+{
+	size_t len = subsys_len(a);
+
+	return len == subsys_len(b) && !strncmp(a, b, len);
+}
+
+/* Whether an event of the same subsystem came before events[i]. */
+static bool subsys_seen(const char * const *events, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (same_subsys(events[j], events[i]))
+			return true;
+	return false;
+}
+
+/* The format files of the events of one subsystem, events[first]'s. */
+static int put_subsys(struct perf_fbuf *b, const char * const *events,
+		      int nr, int first)
+{
+	const char *sys = events[first];
+	size_t len = subsys_len(sys);
+	char rel[512];
+	u32 count = 0;
+	int i, err;
+
+	for (i = first; i < nr; i++)
+		count += same_subsys(events[i], sys);
+	perf_fbuf__put(b, sys, len);
+	perf_fbuf__zero(b, 1);
+	perf_fbuf__put_u32(b, count);
+	for (i = first; i < nr; i++) {
+		if (!same_subsys(events[i], sys))
+			continue;
+		snprintf(rel, sizeof(rel), "events/%.*s/%s/format", (int)len,
+			 sys, events[i] + len + 1);
+		err = put_tracefs_file(b, rel, 8);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int trace_data__build(struct perf_fbuf *b, const char * const *events,
+		      int nr)
+{
+	u32 systems = 0;
+	int i, err;
+
+	for (i = 0; i < nr; i++) {
+		if (!strchr(events[i], ':'))
+			return -EINVAL;
+		systems += !subsys_seen(events, i);
+	}
+	put_header(b);
+	perf_fbuf__put(b, "header_page", sizeof("header_page"));
+	err = put_tracefs_file(b, "events/header_page", 8);
+	if (!err) {
+		perf_fbuf__put(b, "header_event", sizeof("header_event"));
+		err = put_tracefs_file(b, "events/header_event", 8);
+	}
+	/* No ftrace-internal events: those are not tracepoints. */
+	perf_fbuf__put_u32(b, 0);
+	perf_fbuf__put_u32(b, systems);
+	for (i = 0; i < nr && !err; i++)
+		if (!subsys_seen(events, i))
+			err = put_subsys(b, events, nr, i);
+	/* Kernel symbols are resolved from kallsyms or vmlinux later. */
+	perf_fbuf__put_u32(b, 0);
+	if (!err)
+		err = put_optional_file(b, "printk_formats", 4);
+	if (!err)
+		err = put_optional_file(b, "saved_cmdlines", 8);
+	return err ? err : b->err;
+}
+
+/* ---- parsing ---- */
+
+struct tcur {
+	const u8 *p;
+	const u8 *end;
+	bool swap;
+	const char *bad;	/* what was cut short */
+};
+
+static const void *tcur_take(struct tcur *c, u64 len, const char *what)
+{
+	const u8 *p = c->p;
+
+	if (c->bad)
+		return NULL;
+	if ((u64)(c->end - c->p) < len) {
+		c->bad = what;
+		return NULL;
+	}
+	c->p += len;
+	return p;
+}
+
+static u64 tcur_num(struct tcur *c, int width, const char *what)
+{
+	const u8 *p = tcur_take(c, width, what);
+	u64 v = 0;
+	int i;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < width; i++) {
+		int shift = c->swap ? (width - 1 - i) * 8 : i * 8;
+
+		v |= (u64)p[i] << shift;
+	}
+	return v;
+}
+
+static const char *tcur_string(struct tcur *c, const char *what)
+{
+	const u8 *nul = c->bad ? NULL : memchr(c->p, 0, c->end - c->p);
+
+	if (!nul) {
+		c->bad = c->bad ? c->bad : what;
+		return NULL;
+	}
+	return tcur_take(c, nul - c->p + 1, what);
+}
+
+/* A NUL-terminated copy of a text section, for the tep parsers. */
+static char *tcur_text(struct tcur *c, int width, const char *what)
+{
+	u64 len = tcur_num(c, width, what);
+	const char *p = tcur_take(c, len, what);
+	char *text;
+
+	if (!p)
+		return NULL;
+	text = malloc(len + 1);
+	if (text) {
+		memcpy(text, p, len);
+		text[len] = 0;
+	}
+	return text;
+}
+
+static int parse_formats(struct tep_handle *tep, struct tcur *c,
+			 const char *sys, char *err, size_t errlen)
+{
+	u32 i, count = tcur_num(c, 4, "event count");
+
+	for (i = 0; i < count && !c->bad; i++) {
+		u64 len = tcur_num(c, 8, "event format");
+		const char *fmt = tcur_take(c, len, "event format");
+
+		if (fmt && tep_parse_event(tep, fmt, len, sys)) {
+			snprintf(err, errlen,
+				 "cannot parse the format of an event of '%s'",
+				 sys);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int parse_header(struct tep_handle *tep, struct tcur *c, int *long_size)
+{
+	const u8 *magic = tcur_take(c, sizeof(trace_data_magic), "magic");
+	const char *version;
+	const u8 *b;
+
+	if (!magic || memcmp(magic, trace_data_magic, sizeof(trace_data_magic)))
+		return -EINVAL;
+	version = tcur_string(c, "version");
+	b = tcur_take(c, 2, "endianness");
+	if (!version || !b)
+		return -EINVAL;
+	c->swap = b[0] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	tep_set_file_bigendian(tep, b[0] ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	*long_size = b[1];
+	tep_set_long_size(tep, b[1]);
+	tep_set_page_size(tep, tcur_num(c, 4, "page size"));
+	return 0;
+}
+
+/* "header_page" and "header_event": a name, a u64 size, the text. */
+static int parse_page_headers(struct tep_handle *tep, struct tcur *c,
+			      int long_size)
+{
+	const char *name = tcur_string(c, "header_page");
+	u64 len = tcur_num(c, 8, "header_page");
+	char *page = (char *)tcur_take(c, len, "header_page");
+
+	if (!name || strcmp(name, "header_page"))
+		return -EINVAL;
+	/* libtraceevent only reads it; the cast drops a missing const. */
+	if (page && tep_parse_header_page(tep, page, len, long_size))
+		return -EINVAL;
+	name = tcur_string(c, "header_event");
+	len = tcur_num(c, 8, "header_event");
+	tcur_take(c, len, "header_event");
+	if (!name || strcmp(name, "header_event"))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_systems(struct tep_handle *tep, struct tcur *c, char *err,
+			 size_t errlen)
+{
+	u32 i, systems;
+	int ret = parse_formats(tep, c, "ftrace", err, errlen);
+
+	systems = tcur_num(c, 4, "system count");
+	for (i = 0; i < systems && !ret && !c->bad; i++) {
+		const char *sys = tcur_string(c, "system name");
+
+		if (sys)
+			ret = parse_formats(tep, c, sys, err, errlen);
+	}
+	return ret;
+}
+
+/* kallsyms, printk formats, saved cmdlines: text for the tep parsers. */
+static void parse_texts(struct tep_handle *tep, struct tcur *c)
+{
+	char *text = tcur_text(c, 4, "kallsyms");
+
+	if (text && *text)
+		tep_parse_kallsyms(tep, text);
+	free(text);
+	text = tcur_text(c, 4, "printk formats");
+	if (text && *text)
+		tep_parse_printk_formats(tep, text);
+	free(text);
+	/* Files of old versions may end before the saved cmdlines. */
+	if (c->p == c->end)
+		return;
+	text = tcur_text(c, 8, "saved cmdlines");
+	if (text && *text)
+		tep_parse_saved_cmdlines(tep, text);
+	free(text);
+}
+
+struct tep_handle *trace_data__parse(const void *buf, size_t size,
+				     char *err, size_t errlen)
+{
+	struct tcur c = { .p = buf, .end = (const u8 *)buf + size };
+	struct tep_handle *tep = tep_alloc();
+	int long_size = 8;
+
+	if (!tep) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (parse_header(tep, &c, &long_size)) {
+		snprintf(err, errlen,
+			 "the tracing data does not start with the tracing magic and version");
+		goto fail;
+	}
+	if (parse_page_headers(tep, &c, long_size)) {
+		snprintf(err, errlen, "the tracing data has no valid header_page/header_event");
+		goto fail;
+	}
+	if (parse_systems(tep, &c, err, errlen))
+		goto fail;
+	parse_texts(tep, &c);
+	if (c.bad) {
+		snprintf(err, errlen, "the tracing data ends inside its %s",
+			 c.bad);
+		goto fail;
+	}
+	return tep;
+fail:
+	tep_free(tep);
+	return NULL;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_TRACE_DATA_H
+#define __PERF_UTIL_TRACE_DATA_H
+
+/*
+ * The tracing data of perf.data (feature TRACING_DATA, or the
+ * PERF_RECORD_HEADER_TRACING_DATA record of a pipe): what a reader on
+ * another machine needs to decode the raw data of tracepoint samples.
+ * The layout is the one Linux perf writes (version "0.6"):
+ *
+ *	"\027\010\104tracing" "0.6\0"
+ *	u8 endian (1 big), u8 sizeof(long), u32 page size
+ *	"header_page\0" u64 size, tracefs events/header_page
+ *	"header_event\0" u64 size, tracefs events/header_event
+ *	u32 count, per ftrace event: u64 size, its format file
+ *	u32 systems, per system: name\0, u32 count,
+ *		per event: u64 size, its format file
+ *	u32 size, kallsyms text (empty: symbols come from elsewhere)
+ *	u32 size, tracefs printk_formats
+ *	u64 size, tracefs saved_cmdlines
+ *
+ * Numbers are in the byte order of the recording machine.
+ */
+#include <stddef.h>
+#include <perf/types.h>
+#include "header.h"
+
+struct tep_handle;
+
+/*
+ * Append the tracing data for the tracepoints @events ("subsys:name",
+ * nr of them) to @b, read from this machine's tracefs.  Returns 0 or
+ * -errno (-ENOENT: an event has no format file).
+ */
+int trace_data__build(struct perf_fbuf *b, const char * const *events,
+		      int nr);
+
+/*
+ * Parse a tracing data blob into a new libtraceevent handle.  NULL on
+ * failure, with the reason in @err.
+ */
+struct tep_handle *trace_data__parse(const void *buf, size_t size,
+				     char *err, size_t errlen);
+
+#endif /* __PERF_UTIL_TRACE_DATA_H */
