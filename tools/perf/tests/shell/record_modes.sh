@@ -45,6 +45,7 @@ grep -q 'workload_hot_a' "$tmpdir/pid.txt" || fail "-p: no symbols of the target
 # SIGINT ends a system-wide recording with a finished file Linux perf reads.
 $PERF record -q -a -e cpu-clock -F 500 -o "$tmpdir/int.data" &
 rec=$!
+wait_recording "$tmpdir/int.data"
 sleep 0.5
 kill -INT $rec
 wait $rec || fail "record -a exited $? on SIGINT"

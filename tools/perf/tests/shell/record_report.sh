@@ -19,8 +19,16 @@ b=$(grep -n 'workload_hot_b' "$tmpdir/r.txt" | head -1 | cut -d: -f1)
 l=$(grep -n 'hot_lib_loop' "$tmpdir/r.txt" | head -1 | cut -d: -f1)
 [ -n "$a" ] && [ -n "$b" ] && [ -n "$l" ] || fail "hot symbols missing: $(cat "$tmpdir/r.txt")"
 [ "$a" -lt "$b" ] && [ "$a" -lt "$l" ] || fail "workload_hot_a is not the hottest"
-pa=$(grep 'workload_hot_a' "$tmpdir/r.txt" | head -1 | awk '{ print $1 + 0 }')
-awk -v p="$pa" 'BEGIN { exit !(p > 35 && p < 65) }' || fail "workload_hot_a at $pa%, expected about 50%"
+# Start-up (exec, dynamic linking) takes a share that varies with the
+# machine: compare workload_hot_a with the other two hot functions only.
+pct() {
+	grep "$1" "$tmpdir/r.txt" | head -1 | awk '{ print $1 + 0 }'
+}
+pa=$(pct workload_hot_a)
+pb=$(pct workload_hot_b)
+pl=$(pct hot_lib_loop)
+awk -v a="$pa" -v b="$pb" -v l="$pl" 'BEGIN { s = 100 * a / (a + b + l); exit !(s > 35 && s < 65) }' ||
+	fail "workload_hot_a at $pa% against $pb% and $pl%: expected about half of the three"
 grep 'hot_lib_loop' "$tmpdir/r.txt" | grep -q '\[\.\]' || fail "library symbol not user level"
 
 # Every sample of ours is one that Linux perf script sees.

@@ -10,14 +10,16 @@ for e in task-clock context-switches page-faults cpu-clock; do
 done
 grep -q "seconds time elapsed" "$tmpdir/human" || fail "no elapsed time"
 
-# A CPU-bound command: task-clock must match the user+sys CPU time that
-# /usr/bin/time measures for perf stat and the command together (perf
-# stat itself adds a little), within 10 ms resolution plus 20%.
-/usr/bin/time -f "%U %S" -o "$tmpdir/time" \
-	$PERF stat -x, -o "$tmpdir/csv" -e task-clock -- \
+# A CPU-bound command: task-clock counts /usr/bin/time and the command
+# it runs; /usr/bin/time measures the command's user+sys CPU time alone.
+# perf stat's own start-up is outside both, however slow the machine.
+# task-clock is at least the command's time (10 ms resolution) and at
+# most 20% and 30 ms more for /usr/bin/time's own exec and wait.
+$PERF stat -x, -o "$tmpdir/csv" -e task-clock -- \
+	/usr/bin/time -f "%U %S" -o "$tmpdir/time" \
 	$PERF test -w cpuloop 0.5 || fail "cpuloop run failed"
 msec=$(csv_value "$tmpdir/csv" task-clock)
 cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$tmpdir/time")
 echo "task-clock ${msec} ms, /usr/bin/time user+sys ${cpu} ms"
-awk -v t="$msec" -v c="$cpu" 'BEGIN { exit !(t > 20 && t <= c + 20 && t >= c * 0.8 - 20) }' ||
+awk -v t="$msec" -v c="$cpu" 'BEGIN { exit !(c > 100 && t >= c - 20 && t <= c * 1.2 + 30) }' ||
 	fail "task-clock ${msec} ms not plausible against ${cpu} ms CPU time"

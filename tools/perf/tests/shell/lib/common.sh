@@ -49,6 +49,18 @@ need_tracepoint_counters() {
 }
 
 # The value column of a CSV line from 'perf stat -x,' for event $2 in file $1.
+# Wait until perf record has created its output file $1: it does so only
+# after its counters are open, so what follows is recorded however slow
+# the machine is.  Gives up after 60 s.
+wait_recording() {
+	n=0
+	while [ ! -s "$1" ]; do
+		n=$((n + 1))
+		[ $n -le 600 ] || fail "perf record did not create $1 within 60 s"
+		sleep 0.1
+	done
+}
+
 csv_value() {
 	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
 }
