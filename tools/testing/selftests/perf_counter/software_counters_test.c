@@ -6,6 +6,7 @@
 
 #define _GNU_SOURCE
 #include <sys/statfs.h>
+#include <sys/wait.h>
 #include <linux/magic.h>
 
 #include "counter_test.h"
@@ -49,25 +50,73 @@ TEST(cpu_clock)
 	check_clock_follows_cpu(_metadata, PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* Every sleep that blocks takes the task off the CPU: one switch each. */
+/* The scheduler state letter of task pid, from /proc/PID/stat. */
+static char task_state(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return paren && paren[1] ? paren[2] : 0;
+}
+
+/*
+ * Answer reads of the parent on wfd only once it sleeps in them: a
+ * timed sleep may expire before the task leaves the CPU on a slow
+ * machine, a read of an empty pipe it waits in cannot.
+ */
+static void wake_sleeping_parent(pid_t parent, int wfd, int naps)
+{
+	int i;
+
+	for (i = 0; i < naps; i++) {
+		while (task_state(parent) != 'S')
+			usleep(100);
+		if (write(wfd, "x", 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/* Every read that sleeps takes the task off the CPU: one switch each. */
 TEST(context_switches)
 {
-	const struct timespec nap = { .tv_nsec = 200 * 1000 };
 	const int naps = 3;
 	__u64 before, after;
-	int fd, i;
+	int fd, i, pipefd[2], status;
+	pid_t child;
+	char c;
 
+	ASSERT_EQ(0, pipe(pipefd));
 	fd = sw_counter_open(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, false);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 
 	before = counter_value(fd);
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child)
+		wake_sleeping_parent(getppid(), pipefd[1], naps);
 	for (i = 0; i < naps; i++)
-		nanosleep(&nap, NULL);
+		ASSERT_EQ(1, read(pipefd[0], &c, 1));
 	after = counter_value(fd);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, status);
 
 	ASSERT_NE(~0ULL, after);
 	EXPECT_LE(before + naps, after);
 	close(fd);
+	close(pipefd[0]);
+	close(pipefd[1]);
 }
 
 static int first_allowed_cpu(const cpu_set_t *set, int after)
