@@ -12,6 +12,7 @@
 
 struct pt_regs;
 struct task_struct;
+struct vm_area_struct;
 
 #ifdef CONFIG_PERF_COUNTERS
 
@@ -25,7 +26,7 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next);
 void __perf_counter_task_sched_in(struct task_struct *prev,
 				  struct task_struct *task);
-void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs);
+void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs, u64 addr);
 
 /* Called with interrupts off, before the switch from prev to next. */
 static inline void perf_counter_task_sched_out(struct task_struct *prev,
@@ -50,17 +51,21 @@ static inline void perf_counter_task_migrate(struct task_struct *task)
 		task->perf_counter_migrated = 1;
 }
 
-/* nr events of software counter id happened to current. */
-static inline void perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs)
+/* nr events of software counter id happened to current (at addr). */
+static inline void perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs,
+					 u64 addr)
 {
 	if (atomic_read(&perf_counter_sw_users[id]))
-		__perf_counter_sw_event(id, nr, regs);
+		__perf_counter_sw_event(id, nr, regs, addr);
 }
 
 int perf_counter_init_task(struct task_struct *child, u64 clone_flags);
 void perf_counter_exit_task(struct task_struct *task);
 void perf_counter_free_task(struct task_struct *task);
 void perf_counter_exec(void);
+void perf_counter_fork(struct task_struct *child);
+void perf_counter_comm(struct task_struct *task, bool exec);
+void perf_counter_mmap(struct vm_area_struct *vma);
 
 #else /* !CONFIG_PERF_COUNTERS */
 
@@ -70,7 +75,7 @@ static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task) { }
 static inline void perf_counter_task_migrate(struct task_struct *task) { }
 static inline void perf_counter_sw_event(u32 id, u64 nr,
-					 struct pt_regs *regs) { }
+					 struct pt_regs *regs, u64 addr) { }
 static inline int perf_counter_init_task(struct task_struct *child,
 					 u64 clone_flags)
 {
@@ -80,6 +85,9 @@ static inline int perf_counter_init_task(struct task_struct *child,
 static inline void perf_counter_exit_task(struct task_struct *task) { }
 static inline void perf_counter_free_task(struct task_struct *task) { }
 static inline void perf_counter_exec(void) { }
+static inline void perf_counter_fork(struct task_struct *child) { }
+static inline void perf_counter_comm(struct task_struct *task, bool exec) { }
+static inline void perf_counter_mmap(struct vm_area_struct *vma) { }
 
 #endif /* CONFIG_PERF_COUNTERS */
 

@@ -64,6 +64,7 @@ void perf_counter_init(struct perf_counter *counter,
 	INIT_LIST_HEAD(&counter->child_entry);
 	mutex_init(&counter->child_mutex);
 	init_waitqueue_head(&counter->waitq);
+	mutex_init(&counter->mmap_mutex);
 	counter->period_left = attr->freq ? 0 : attr->sample_period;
 	refcount_set(&counter->refcount, 1);
 	counter->id = atomic64_inc_return(&perf_counter_next_id);
@@ -319,13 +320,15 @@ void perf_counter_fold_child(struct perf_counter *child)
 }
 
 /*
- * A sampling counter reached its period.  With a limit set by REFRESH,
- * the overflow that uses it up stops the counter; as the caller may be
- * walking the active list, the stop is only marked here.  Returns true
- * when the counter is to stop.
+ * A sampling counter reached its period: write a sample for the event at
+ * @regs.  With a limit set by REFRESH, the overflow that uses it up stops
+ * the counter; as the caller may be walking the active list, the stop is
+ * only marked here.  Returns true when the counter is to stop.
  */
-bool perf_counter_overflow(struct perf_counter *counter)
+bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
+			   u64 addr, u64 period)
 {
+	perf_counter_write_sample(counter, regs, addr, period);
 	if (!counter->event_limit || --counter->event_limit)
 		return false;
 	counter->pending_disable = true;

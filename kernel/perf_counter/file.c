@@ -9,6 +9,9 @@
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/log2.h>
+#include <linux/capability.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -17,6 +20,14 @@
 
 /* How many values of a group read fit the stack before we allocate. */
 #define READ_STACK_VALUES	16
+
+static bool counter_wants_side_band(const struct perf_counter *counter)
+{
+	const struct perf_counter_attr *attr = &counter->attr;
+
+	return attr->comm || attr->mmap || attr->mmap2 || attr->mmap_data ||
+	       attr->task;
+}
 
 struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 					int cpu,
@@ -40,6 +51,8 @@ struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 		counter->parent = parent;
 	}
 	atomic_inc(&perf_counter_sw_users[attr->config]);
+	if (counter_wants_side_band(counter))
+		atomic_inc(&perf_counter_side_band_users);
 	perf_counter_sched_key_get();
 	return counter;
 }
@@ -49,7 +62,10 @@ void perf_counter_put(struct perf_counter *counter)
 	if (!refcount_dec_and_test(&counter->refcount))
 		return;
 	atomic_dec(&perf_counter_sw_users[counter->attr.config]);
+	if (counter_wants_side_band(counter))
+		atomic_dec(&perf_counter_side_band_users);
 	perf_counter_sched_key_put();
+
 	if (counter->ctx)
 		perf_counter_put_ctx(counter->ctx);
 	if (counter->parent)
@@ -333,12 +349,13 @@ static long perf_counter_ioctl(struct file *file, unsigned int cmd,
 		return put_user(counter_primary_id(counter),
 				(u64 __user *)arg) ? -EFAULT : 0;
 	case PERF_COUNTER_IOC_SET_OUTPUT:
+		return perf_counter_set_output(counter, arg);
 	case PERF_COUNTER_IOC_SET_FILTER:
 	case PERF_COUNTER_IOC_SET_BPF:
 	case PERF_COUNTER_IOC_PAUSE_OUTPUT:
 	case PERF_COUNTER_IOC_QUERY_BPF:
 	case PERF_COUNTER_IOC_MODIFY_ATTRIBUTES:
-		/* Known, but this kernel has no ring buffer or filters yet. */
+		/* Known, but not something this subsystem does (yet). */
 		return -EOPNOTSUPP;
 	default:
 		return -ENOTTY;
@@ -352,6 +369,8 @@ void perf_counter_release_counter(struct perf_counter *counter)
 	mutex_lock(&ctx->mutex);
 	perf_counter_remove(counter);
 	mutex_unlock(&ctx->mutex);
+	/* Our buffer may outlive us in mappings; it no longer gets records. */
+	perf_counter_set_buffer(counter, NULL);
 	/* Clones that still run stop at their next switch and exit quietly. */
 	mutex_lock(&counter->child_mutex);
 	WRITE_ONCE(counter->state, PERF_COUNTER_STATE_DEAD);
@@ -365,21 +384,34 @@ static int perf_counter_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* POLLHUP once the task counted is gone: the values are final. */
+/*
+ * POLLIN when the buffer holds unread records, POLLHUP once the task
+ * counted is gone: the values are final.
+ */
 static __poll_t perf_counter_poll(struct file *file, poll_table *wait)
 {
 	struct perf_counter *counter = file->private_data;
+	struct perf_counter_buffer *rb;
+	__poll_t mask = 0;
 
 	poll_wait(file, &counter->waitq, wait);
-	return READ_ONCE(counter->state) == PERF_COUNTER_STATE_EXIT ?
-	       EPOLLHUP : 0;
+	rcu_read_lock();
+	rb = rcu_dereference(counter->rb);
+	if (rb && perf_counter_buffer_readable(rb))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	rcu_read_unlock();
+	if (READ_ONCE(counter->state) == PERF_COUNTER_STATE_EXIT)
+		mask |= EPOLLHUP;
+	return mask;
 }
+
 
 const struct file_operations perf_counter_fops = {
 	.owner		= THIS_MODULE,
 	.llseek		= no_llseek,
 	.read		= perf_counter_read,
 	.poll		= perf_counter_poll,
+	.mmap		= perf_counter_file_mmap,
 	.release	= perf_counter_release,
 	.unlocked_ioctl	= perf_counter_ioctl,
 	.compat_ioctl	= perf_counter_ioctl,

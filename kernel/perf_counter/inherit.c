@@ -152,9 +152,13 @@ static void exit_counter(struct perf_counter *counter)
 /* From do_exit(), before the parent is told; also for a failed fork. */
 void perf_counter_exit_task(struct task_struct *task)
 {
-	struct perf_counter_context *ctx = perf_counter_take_task_ctx(task);
 	struct perf_counter *leader, *next, *member, *next_member;
+	struct perf_counter_context *ctx;
 
+	/* A failed fork is no exit anybody has to hear of. */
+	if (task == current)
+		perf_counter_exit_records(task);
+	ctx = perf_counter_take_task_ctx(task);
 	if (!ctx)
 		return;
 	mutex_lock(&ctx->mutex);

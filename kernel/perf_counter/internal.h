@@ -20,6 +20,8 @@
 #define _KERNEL_PERF_COUNTER_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_counter.h>
@@ -31,6 +33,8 @@
 struct ctl_table;
 struct ctl_table_header;
 struct task_struct;
+struct pt_regs;
+struct vm_area_struct;
 
 /* The range and default of /proc/sys/kernel/perf_counter_paranoid. */
 #define PERF_COUNTER_PARANOID_MIN	(-1)
@@ -73,6 +77,46 @@ struct perf_counter_pmu {
 
 struct perf_counter_context;
 
+/*
+ * The ring buffer (ring_buffer.c): one control page and 2^n data pages,
+ * mapped by user space.  Several counters may write into one buffer.
+ */
+struct perf_counter_buffer {
+	refcount_t			refcount;
+	struct rcu_head			rcu_head;
+	atomic_long_t			head;		/* reserved up to */
+	atomic_t			writers;	/* reserved, not committed */
+	atomic64_t			lost;		/* not yet reported */
+	unsigned long			size;		/* data bytes */
+	unsigned long			nr_pages;
+	bool				overwrite;	/* mapped read-only */
+	void				*base;		/* control page + data */
+	struct perf_counter_mmap_page	*user_page;
+	void				*data;
+
+	/* Wake readers every wakeup_events samples or watermark bytes. */
+	atomic_long_t			wakeup_head;
+	atomic_t			pending_events;
+	unsigned long			watermark;
+	int				wakeup_events;
+	struct irq_work			wakeup_work;
+	atomic_t			mmap_count;
+	/* The counter that mapped it: its waitq is woken, it lives as long. */
+	struct perf_counter		*owner;
+};
+
+/* One record being written: from perf_counter_output_begin() to _end(). */
+struct perf_counter_output {
+	struct perf_counter_buffer	*rb;
+	unsigned long			pos;
+	unsigned long			end;
+};
+
+/* Deepest call chain a sample carries, without its context markers. */
+#define PERF_COUNTER_MAX_STACK		127
+/* Most u64 values a PERF_SAMPLE_READ may carry: a group of 32. */
+#define PERF_COUNTER_MAX_READ_VALUES	(3 + 3 * 32)
+
 struct perf_counter {
 	struct perf_counter_attr	attr;
 	const struct perf_counter_pmu	*pmu;
@@ -111,7 +155,12 @@ struct perf_counter {
 	s64				period_left;
 	int				event_limit;	/* 0: no limit */
 	bool				pending_disable;
+	struct hrtimer			hrtimer;	/* clock sampling */
 	wait_queue_head_t		waitq;	/* poll() */
+
+	/* Where records go: our own buffer (mmap) or another's (SET_OUTPUT). */
+	struct perf_counter_buffer __rcu *rb;
+	struct mutex			mmap_mutex;	/* rb changes */
 	refcount_t			refcount;
 	struct task_struct		*owner_task;	/* for the KUnit suite */
 };
@@ -157,13 +206,48 @@ void perf_counter_fold_child(struct perf_counter *child);
 u64 perf_counter_read_local(struct perf_counter *counter,
 			    u64 *enabled, u64 *running);
 void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now);
-bool perf_counter_overflow(struct perf_counter *counter);
+bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
+			   u64 addr, u64 period);
+
+/* ring_buffer.c */
+struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
+						      bool overwrite);
+void perf_counter_buffer_put(struct perf_counter_buffer *rb);
+int perf_counter_output_begin(struct perf_counter_output *out,
+			      struct perf_counter_buffer *rb,
+			      struct perf_counter *counter, unsigned int size);
+void perf_counter_output_copy(struct perf_counter_output *out,
+			      const void *src, unsigned int len);
+void perf_counter_output_end(struct perf_counter_output *out, bool sample);
+u64 perf_counter_buffer_lost(struct perf_counter_buffer *rb);
+bool perf_counter_buffer_readable(struct perf_counter_buffer *rb);
+
+/* mmap.c: user space mappings of the buffer, SET_OUTPUT */
+void perf_counter_set_buffer(struct perf_counter *counter,
+			     struct perf_counter_buffer *rb);
+int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma);
+long perf_counter_set_output(struct perf_counter *counter, int fd);
+
+/* output.c: records */
+u64 perf_counter_primary_id(const struct perf_counter *counter);
+unsigned int perf_counter_lost_size(struct perf_counter *counter);
+void perf_counter_write_lost(struct perf_counter_output *out,
+			     struct perf_counter *counter, u64 lost);
+void perf_counter_write_sample(struct perf_counter *counter,
+			       struct pt_regs *regs, u64 addr, u64 period);
+void perf_counter_write_comm(struct perf_counter *counter,
+			     struct task_struct *task, bool exec);
+void perf_counter_write_task(struct perf_counter *counter,
+			     struct task_struct *task, bool fork);
+void perf_counter_write_mmap(struct perf_counter *counter,
+			     const struct vm_area_struct *vma,
+			     const char *name);
 
 /* sw.c: software counters */
 extern const struct perf_counter_pmu perf_counter_sw_pmu;
 int perf_counter_sw_init(struct perf_counter *counter);
 void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
-			   struct pt_regs *regs);
+			   struct pt_regs *regs, u64 addr);
 
 /* task.c: per-task and per-CPU contexts, the hooks */
 struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu);
@@ -178,6 +262,8 @@ void perf_counter_remove(struct perf_counter *counter);
 void perf_counter_sched_key_get(void);
 void perf_counter_sched_key_put(void);
 void perf_counter_cpus_init(void);
+void perf_counter_exit_records(struct task_struct *task);
+extern atomic_t perf_counter_side_band_users;
 struct perf_counter_context *perf_counter_take_task_ctx(struct task_struct *task);
 
 /* core.c: counters as files */

@@ -11,12 +11,17 @@
  */
 
 #include <linux/errno.h>
+#include <linux/hrtimer.h>
+#include <asm/irq_regs.h>
 #include <linux/irqflags.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 
 #include "internal.h"
+
+static void sw_disable_pending(struct perf_counter_context *ctx);
 
 /* How many counters of each software id exist: the hooks' fast test. */
 atomic_t perf_counter_sw_users[PERF_COUNT_SW_MAX];
@@ -35,17 +40,76 @@ static void sw_clock_fold(struct perf_counter *counter)
 	counter->prev = now;
 }
 
+/*
+ * Nanoseconds between samples of a clock: its period, or for attr.freq
+ * the time that gives the asked rate exactly (a clock needs no estimate).
+ */
+static u64 sw_clock_period(const struct perf_counter *counter)
+{
+	u64 period = counter->attr.sample_period;
+
+	if (counter->attr.freq)
+		period = NSEC_PER_SEC / max_t(u64, counter->attr.sample_freq, 1);
+	return max_t(u64, period, 10 * NSEC_PER_USEC);
+}
+
+static bool sw_sample_excluded(const struct perf_counter *counter,
+			       struct pt_regs *regs)
+{
+	if (counter->attr.exclude_idle && is_idle_task(current))
+		return true;
+	if (user_mode(regs))
+		return counter->attr.exclude_user;
+	return counter->attr.exclude_kernel;
+}
+
+/* A clock's sampling timer: hard interrupt context, on the counter's CPU. */
+static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
+{
+	struct perf_counter *counter =
+		container_of(timer, struct perf_counter, hrtimer);
+	struct pt_regs *regs = get_irq_regs();
+	bool stop = false;
+
+	if (counter->state != PERF_COUNTER_STATE_ACTIVE)
+		return HRTIMER_NORESTART;
+	sw_clock_fold(counter);
+	/* The period of a sample is the timer's, as with perf_events. */
+	if (regs && !sw_sample_excluded(counter, regs))
+		stop = perf_counter_overflow(counter, regs, 0,
+					     sw_clock_period(counter));
+	if (counter->ctx->pending_disable)
+		sw_disable_pending(counter->ctx);
+	if (stop)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(sw_clock_period(counter)));
+	return HRTIMER_RESTART;
+}
+
+static bool sw_is_sampling(const struct perf_counter *counter)
+{
+	return counter->attr.freq || counter->attr.sample_period;
+}
+
 static int sw_add(struct perf_counter *counter)
 {
-	if (sw_is_clock(counter))
-		counter->prev = perf_counter_clock();
+	if (!sw_is_clock(counter))
+		return 0;
+	counter->prev = perf_counter_clock();
+	if (sw_is_sampling(counter))
+		hrtimer_start(&counter->hrtimer,
+			      ns_to_ktime(sw_clock_period(counter)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	return 0;
 }
 
 static void sw_del(struct perf_counter *counter)
 {
-	if (sw_is_clock(counter))
-		sw_clock_fold(counter);
+	if (!sw_is_clock(counter))
+		return;
+	if (sw_is_sampling(counter))
+		hrtimer_cancel(&counter->hrtimer);
+	sw_clock_fold(counter);
 }
 
 static void sw_read(struct perf_counter *counter)
@@ -80,6 +144,9 @@ int perf_counter_sw_init(struct perf_counter *counter)
 	case PERF_COUNT_SW_EMULATION_FAULTS:
 	case PERF_COUNT_SW_DUMMY:
 		counter->pmu = &perf_counter_sw_pmu;
+		hrtimer_init(&counter->hrtimer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_HARD);
+		counter->hrtimer.function = sw_clock_tick;
 		return 0;
 	default:
 		return -ENOENT;
@@ -103,12 +170,20 @@ static bool sw_excluded(const struct perf_counter *counter,
  * list under us: changes come through an IPI to this CPU or wait until
  * the context is inactive.
  */
-static void sw_count_periods(struct perf_counter *counter, u64 nr)
+/*
+ * Event counters sample every sample_period events.  In frequency mode
+ * they sample every event: the rate of faults or switches is what it is,
+ * and the sample period field says 1.
+ */
+static void sw_count_periods(struct perf_counter *counter, u64 nr,
+			     struct pt_regs *regs, u64 addr)
 {
+	u64 period = counter->attr.freq ? 1 : counter->attr.sample_period;
+
 	counter->period_left -= nr;
 	while (counter->period_left <= 0) {
-		counter->period_left += counter->attr.sample_period;
-		if (perf_counter_overflow(counter))
+		counter->period_left += period;
+		if (perf_counter_overflow(counter, regs, addr, period))
 			break;
 	}
 }
@@ -132,12 +207,19 @@ static void sw_disable_pending(struct perf_counter_context *ctx)
 }
 
 void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
-			   struct pt_regs *regs)
+			   struct pt_regs *regs, u64 addr)
 {
+	struct pt_regs *sample_regs = regs;
 	struct perf_counter *counter;
 
 	if (!ctx || !ctx->is_active)
 		return;
+	/*
+	 * Events the kernel counts for itself (switches, migrations) have
+	 * no registers: their samples show where the task left user space.
+	 */
+	if (!sample_regs && current->mm && !(current->flags & PF_KTHREAD))
+		sample_regs = task_pt_regs(current);
 	list_for_each_entry(counter, &ctx->active_list, active_entry) {
 		if (counter->attr.type != PERF_TYPE_SOFTWARE ||
 		    counter->attr.config != id)
@@ -145,8 +227,8 @@ void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
 		if (sw_excluded(counter, regs))
 			continue;
 		atomic64_add(nr, &counter->count);
-		if (counter->attr.sample_period && !counter->attr.freq)
-			sw_count_periods(counter, nr);
+		if (sw_is_sampling(counter))
+			sw_count_periods(counter, nr, sample_regs, addr);
 	}
 	if (ctx->pending_disable)
 		sw_disable_pending(ctx);

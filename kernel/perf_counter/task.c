@@ -11,6 +11,9 @@
  */
 
 #include <linux/cpumask.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/irqflags.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
@@ -209,9 +212,9 @@ void __perf_counter_task_sched_out(struct task_struct *prev,
 
 	if (atomic_read(&perf_counter_sw_users[PERF_COUNT_SW_CONTEXT_SWITCHES])) {
 		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
-				      1, NULL);
+				      1, NULL, 0);
 		perf_counter_sw_count(ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
-				      1, NULL);
+				      1, NULL, 0);
 	}
 	if (!ctx)
 		return;
@@ -236,21 +239,21 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 	}
 	if (migrated) {
 		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CPU_MIGRATIONS,
-				      1, NULL);
+				      1, NULL, 0);
 		perf_counter_sw_count(cpus->task_ctx,
-				      PERF_COUNT_SW_CPU_MIGRATIONS, 1, NULL);
+				      PERF_COUNT_SW_CPU_MIGRATIONS, 1, NULL, 0);
 	}
 }
 
-void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs)
+void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_counter_cpu *cpus;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	cpus = this_cpu_ptr(&perf_counter_cpus);
-	perf_counter_sw_count(&cpus->ctx, id, nr, regs);
-	perf_counter_sw_count(cpus->task_ctx, id, nr, regs);
+	perf_counter_sw_count(&cpus->ctx, id, nr, regs, addr);
+	perf_counter_sw_count(cpus->task_ctx, id, nr, regs, addr);
 	local_irq_restore(flags);
 }
 
@@ -294,4 +297,170 @@ struct perf_counter_context *perf_counter_take_task_ctx(struct task_struct *task
 	}
 	local_irq_enable();
 	return ctx;
+}
+
+/* Counters asking for side-band records, for the hooks' fast test. */
+atomic_t perf_counter_side_band_users;
+
+typedef bool (*side_band_want)(const struct perf_counter *counter);
+typedef void (*side_band_emit)(struct perf_counter *counter, void *arg);
+
+static void side_band_ctx(struct perf_counter_context *ctx,
+			  side_band_want want, side_band_emit emit, void *arg)
+{
+	struct perf_counter *leader, *member;
+
+	if (!ctx)
+		return;
+	raw_spin_lock(&ctx->lock);
+	list_for_each_entry(leader, &ctx->counter_list, group_entry) {
+		if (leader->state >= PERF_COUNTER_STATE_INACTIVE && want(leader))
+			emit(leader, arg);
+		list_for_each_entry(member, &leader->sibling_list, group_entry) {
+			if (member->state >= PERF_COUNTER_STATE_INACTIVE &&
+			    want(member))
+				emit(member, arg);
+		}
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/*
+ * Side-band records about current go to the enabled counters that asked
+ * for them in current's context and in this CPU's.
+ */
+static void side_band(side_band_want want, side_band_emit emit, void *arg)
+{
+	struct perf_counter_cpu *cpus;
+	unsigned long flags;
+
+	if (!atomic_read(&perf_counter_side_band_users))
+		return;
+	local_irq_save(flags);
+	cpus = this_cpu_ptr(&perf_counter_cpus);
+	side_band_ctx(&cpus->ctx, want, emit, arg);
+	side_band_ctx(current->perf_counter_ctxp, want, emit, arg);
+	local_irq_restore(flags);
+}
+
+static bool wants_task(const struct perf_counter *counter)
+{
+	const struct perf_counter_attr *attr = &counter->attr;
+
+	return attr->task || attr->comm || attr->mmap || attr->mmap2 ||
+	       attr->mmap_data;
+}
+
+static void emit_fork(struct perf_counter *counter, void *arg)
+{
+	perf_counter_write_task(counter, arg, true);
+}
+
+static void emit_exit(struct perf_counter *counter, void *arg)
+{
+	perf_counter_write_task(counter, arg, false);
+}
+
+/* From copy_process(), in the parent, once the child exists. */
+void perf_counter_fork(struct task_struct *child)
+{
+	side_band(wants_task, emit_fork, child);
+}
+
+void perf_counter_exit_records(struct task_struct *task)
+{
+	side_band(wants_task, emit_exit, task);
+}
+
+static bool wants_comm(const struct perf_counter *counter)
+{
+	return counter->attr.comm;
+}
+
+struct comm_arg {
+	struct task_struct	*task;
+	bool			exec;
+};
+
+static void emit_comm(struct perf_counter *counter, void *arg)
+{
+	struct comm_arg *c = arg;
+
+	perf_counter_write_comm(counter, c->task, c->exec);
+}
+
+/* From __set_task_comm(): @task got a new name (by exec or prctl). */
+void perf_counter_comm(struct task_struct *task, bool exec)
+{
+	struct comm_arg c = { task, exec };
+
+	if (task != current)
+		return;
+	side_band(wants_comm, emit_comm, &c);
+}
+
+struct mmap_arg {
+	struct vm_area_struct	*vma;
+	const char		*name;
+};
+
+static bool wants_exec_mmap(const struct perf_counter *counter)
+{
+	return counter->attr.mmap || counter->attr.mmap2;
+}
+
+static bool wants_data_mmap(const struct perf_counter *counter)
+{
+	return (counter->attr.mmap || counter->attr.mmap2) &&
+	       counter->attr.mmap_data;
+}
+
+static void emit_mmap(struct perf_counter *counter, void *arg)
+{
+	struct mmap_arg *m = arg;
+
+	perf_counter_write_mmap(counter, m->vma, m->name);
+}
+
+/* The name a mapping has in /proc/PID/maps, as far as tools need it. */
+static const char *mmap_name(struct vm_area_struct *vma, char *buf, int len)
+{
+	const char *name;
+
+	if (vma->vm_file) {
+		name = d_path(&vma->vm_file->f_path, buf, len);
+		return IS_ERR(name) ? "//toolong" : name;
+	}
+	if (vma->vm_ops && vma->vm_ops->name) {
+		name = vma->vm_ops->name(vma);
+		if (name)
+			return name;
+	}
+	name = arch_vma_name(vma);
+	if (name)
+		return name;
+	if (vma->vm_mm && vma->vm_start <= vma->vm_mm->brk &&
+	    vma->vm_end >= vma->vm_mm->start_brk)
+		return "[heap]";
+	if (vma->vm_mm && vma->vm_start <= vma->vm_mm->start_stack &&
+	    vma->vm_end >= vma->vm_mm->start_stack)
+		return "[stack]";
+	return "//anon";
+}
+
+/* From mmap_region() and special mappings: @vma is new in current->mm. */
+void perf_counter_mmap(struct vm_area_struct *vma)
+{
+	struct mmap_arg m = { vma };
+	char *buf;
+
+	if (!atomic_read(&perf_counter_side_band_users))
+		return;
+	buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!buf)
+		return;
+	m.name = mmap_name(vma, buf, PATH_MAX);
+	side_band(vma->vm_flags & VM_EXEC ? wants_exec_mmap : wants_data_mmap,
+		  emit_mmap, &m);
+	kfree(buf);
 }

@@ -171,6 +171,25 @@ static inline __u64 thread_cpu_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static inline char task_state(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return paren && paren[1] ? paren[2] : 0;
+}
+
 /*
  * Map @pages fresh anonymous pages and write to each: one page fault
  * apiece, as anonymous memory is populated only on first touch, one

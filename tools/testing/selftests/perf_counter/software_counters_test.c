@@ -50,26 +50,6 @@ TEST(cpu_clock)
 	check_clock_follows_cpu(_metadata, PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* The scheduler state letter of task pid, from /proc/PID/stat. */
-static char task_state(pid_t pid)
-{
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	paren = strrchr(buf, ')');
-	return paren && paren[1] ? paren[2] : 0;
-}
-
 /*
  * Answer reads of the parent on wfd only once it sleeps in them: a
  * timed sleep may expire before the task leaves the CPU on a slow

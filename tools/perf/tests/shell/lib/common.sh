@@ -48,7 +48,6 @@ need_tracepoint_counters() {
 	skip "this kernel's perf_counter has no tracepoint counters yet"
 }
 
-# The value column of a CSV line from 'perf stat -x,' for event $2 in file $1.
 # Wait until perf record has created its output file $1: it does so only
 # after its counters are open, so what follows is recorded however slow
 # the machine is.  Gives up after 60 s.
@@ -61,6 +60,7 @@ wait_recording() {
 	done
 }
 
+# The value column of a CSV line from 'perf stat -x,' for event $2 in file $1.
 csv_value() {
 	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
 }

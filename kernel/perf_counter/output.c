@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the records counters write into their ring buffer.
+ *
+ * A sample is laid out field by field in the order of its sample_type
+ * bits (the ABI's order); side-band records (COMM, MMAP, MMAP2, FORK,
+ * EXIT, LOST) carry, with attr.sample_id_all, the identifying subset of
+ * those fields at their end, so that a reader can sort them in with the
+ * samples.  Each writer computes the record size first, reserves it in
+ * one go and fills it in.
+ */
+
+#include <linux/hugetlb.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* The sample_id fields a side-band record ends with. */
+#define SAMPLE_ID_TYPES	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+			 PERF_SAMPLE_IDENTIFIER)
+
+/* The counter whose buffer a counter's records go to. */
+static struct perf_counter *output_counter(struct perf_counter *counter)
+{
+	return counter->parent ? counter->parent : counter;
+}
+
+u64 perf_counter_primary_id(const struct perf_counter *counter)
+{
+	return counter->parent ? counter->parent->id : counter->id;
+}
+
+static unsigned int sample_id_size(const struct perf_counter *counter)
+{
+	u64 type = counter->attr.sample_type & SAMPLE_ID_TYPES;
+
+	if (!counter->attr.sample_id_all)
+		return 0;
+	return hweight64(type) * sizeof(u64);
+}
+
+struct sample_id {
+	u32	pid, tid;
+	u64	time;
+	u32	cpu;
+};
+
+static void sample_id_fill(struct sample_id *id, struct task_struct *task)
+{
+	id->pid = task_tgid_nr(task);
+	id->tid = task_pid_nr(task);
+	id->time = perf_counter_clock();
+	id->cpu = raw_smp_processor_id();
+}
+
+static void put_u64(struct perf_counter_output *out, u64 value)
+{
+	perf_counter_output_copy(out, &value, sizeof(value));
+}
+
+static void put_u32_pair(struct perf_counter_output *out, u32 a, u32 b)
+{
+	u32 pair[2] = { a, b };
+
+	perf_counter_output_copy(out, pair, sizeof(pair));
+}
+
+static void sample_id_write(struct perf_counter_output *out,
+			    struct perf_counter *counter,
+			    const struct sample_id *id)
+{
+	u64 type = counter->attr.sample_type;
+
+	if (!counter->attr.sample_id_all)
+		return;
+	if (type & PERF_SAMPLE_TID)
+		put_u32_pair(out, id->pid, id->tid);
+	if (type & PERF_SAMPLE_TIME)
+		put_u64(out, id->time);
+	if (type & PERF_SAMPLE_ID)
+		put_u64(out, perf_counter_primary_id(counter));
+	if (type & PERF_SAMPLE_STREAM_ID)
+		put_u64(out, counter->id);
+	if (type & PERF_SAMPLE_CPU)
+		put_u32_pair(out, id->cpu, 0);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		put_u64(out, perf_counter_primary_id(counter));
+}
+
+static void put_header(struct perf_counter_output *out, u32 type, u16 misc,
+		       unsigned int size)
+{
+	struct perf_counter_header header = {
+		.type = type,
+		.misc = misc,
+		.size = size,
+	};
+
+	perf_counter_output_copy(out, &header, sizeof(header));
+}
+
+unsigned int perf_counter_lost_size(struct perf_counter *counter)
+{
+	return sizeof(struct perf_counter_header) + 2 * sizeof(u64) +
+	       sample_id_size(counter);
+}
+
+/* Within perf_counter_output_begin(): report records lost before. */
+void perf_counter_write_lost(struct perf_counter_output *out,
+			     struct perf_counter *counter, u64 lost)
+{
+	struct sample_id id;
+
+	sample_id_fill(&id, current);
+	put_header(out, PERF_RECORD_LOST, 0, perf_counter_lost_size(counter));
+	put_u64(out, perf_counter_primary_id(counter));
+	put_u64(out, lost);
+	sample_id_write(out, counter, &id);
+}
+
+static struct perf_counter_buffer *counter_buffer(struct perf_counter *counter)
+{
+	return rcu_dereference(output_counter(counter)->rb);
+}
+
+/*
+ * Write one side-band record of @size bytes (header and sample_id
+ * included) for @counter; @fill writes the body.
+ */
+static void write_side_band(struct perf_counter *counter, u32 type, u16 misc,
+			    unsigned int body,
+			    void (*fill)(struct perf_counter_output *out,
+					 const void *arg),
+			    const void *arg)
+{
+	struct perf_counter_output out;
+	struct perf_counter_buffer *rb;
+	unsigned int size;
+	struct sample_id id;
+
+	size = sizeof(struct perf_counter_header) + body +
+	       sample_id_size(counter);
+	sample_id_fill(&id, current);
+	rcu_read_lock();
+	rb = counter_buffer(counter);
+	if (rb && !perf_counter_output_begin(&out, rb, counter, size)) {
+		put_header(&out, type, misc, size);
+		fill(&out, arg);
+		sample_id_write(&out, counter, &id);
+		perf_counter_output_end(&out, false);
+	}
+	rcu_read_unlock();
+}
+
+/* Kernel frames of @regs, then user frames by frame pointer. */
+static unsigned int callchain_kernel(struct pt_regs *regs, u64 *ips,
+				     unsigned int max)
+{
+	unsigned long entries[PERF_COUNTER_MAX_STACK];
+	unsigned int i, n;
+
+	if (!regs || user_mode(regs) || max < 2)
+		return 0;
+	n = stack_trace_save_regs(regs, entries, min(max - 1, ARRAY_SIZE(entries)), 0);
+	ips[0] = PERF_CONTEXT_KERNEL;
+	for (i = 0; i < n; i++)
+		ips[i + 1] = entries[i];
+	return n + 1;
+}
+
+struct user_frame {
+	unsigned long	next;
+	unsigned long	ret;
+};
+
+static unsigned int callchain_user(struct pt_regs *regs, u64 *ips,
+				   unsigned int max)
+{
+	struct user_frame frame;
+	unsigned long fp;
+	unsigned int n = 0;
+
+	if (!current->mm || (current->flags & PF_KTHREAD) || max < 2)
+		return 0;
+	if (!user_mode(regs))
+		regs = task_pt_regs(current);
+	ips[n++] = PERF_CONTEXT_USER;
+	ips[n++] = instruction_pointer(regs);
+	fp = regs->bp;
+	while (n < max && fp && !(fp & (sizeof(long) - 1))) {
+		if (copy_from_user_nofault(&frame, (void __user *)fp,
+					   sizeof(frame)))
+			break;
+		if (!frame.ret)
+			break;
+		ips[n++] = frame.ret;
+		/* Frames grow towards higher addresses as we unwind. */
+		if (frame.next <= fp)
+			break;
+		fp = frame.next;
+	}
+	return n;
+}
+
+static unsigned int callchain_max(const struct perf_counter *counter)
+{
+	unsigned int max = counter->attr.sample_max_stack;
+
+	if (!max || max > PERF_COUNTER_MAX_STACK)
+		max = PERF_COUNTER_MAX_STACK;
+	/* room for the two context markers */
+	return max + 2;
+}
+
+static unsigned int callchain_collect(struct perf_counter *counter,
+				      struct pt_regs *regs, u64 *ips)
+{
+	unsigned int max = callchain_max(counter), n = 0;
+
+	if (!counter->attr.exclude_callchain_kernel)
+		n = callchain_kernel(regs, ips, max);
+	if (!counter->attr.exclude_callchain_user)
+		n += callchain_user(regs, ips + n, max - n);
+	return n;
+}
+
+static unsigned int put_read_value(u64 *values, unsigned int n, u64 format,
+				   struct perf_counter *counter, u64 value)
+{
+	values[n++] = value;
+	if (format & PERF_FORMAT_ID)
+		values[n++] = perf_counter_primary_id(counter);
+	if (format & PERF_FORMAT_LOST)
+		values[n++] = 0;
+	return n;
+}
+
+static unsigned int put_read_times(u64 *values, unsigned int n, u64 format,
+				   u64 enabled, u64 running)
+{
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		values[n++] = enabled;
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		values[n++] = running;
+	return n;
+}
+
+/*
+ * PERF_SAMPLE_READ: the read() layout, from this CPU (the counter and
+ * its group are active here).  Returns the number of values, 0 when a
+ * group is too large for one sample.
+ */
+static unsigned int read_values(struct perf_counter *counter, u64 *values)
+{
+	u64 format = counter->attr.read_format;
+	struct perf_counter *leader = counter->group_leader, *member;
+	u64 enabled, running, value;
+	unsigned int n = 0;
+
+	if (!(format & PERF_FORMAT_GROUP)) {
+		value = perf_counter_read_local(counter, &enabled, &running);
+		values[n++] = value;
+		n = put_read_times(values, n, format, enabled, running);
+		if (format & PERF_FORMAT_ID)
+			values[n++] = perf_counter_primary_id(counter);
+		if (format & PERF_FORMAT_LOST)
+			values[n++] = 0;
+		return n;
+	}
+	if (3 + 3 * (1 + leader->nr_siblings) > PERF_COUNTER_MAX_READ_VALUES)
+		return 0;
+	values[n++] = 1 + leader->nr_siblings;
+	value = perf_counter_read_local(leader, &enabled, &running);
+	n = put_read_times(values, n, format, enabled, running);
+	n = put_read_value(values, n, format, leader, value);
+	list_for_each_entry(member, &leader->sibling_list, group_entry) {
+		value = perf_counter_read_local(member, &enabled, &running);
+		n = put_read_value(values, n, format, member, value);
+	}
+	return n;
+}
+
+/* What a sample needs besides the counter, gathered before sizing. */
+struct sample_data {
+	struct sample_id	id;
+	u64			ip;
+	u64			addr;
+	u64			period;
+	u16			misc;
+	unsigned int		nr_values;
+	unsigned int		nr_ips;
+	u64			values[PERF_COUNTER_MAX_READ_VALUES];
+	u64			ips[PERF_COUNTER_MAX_STACK + 2];
+};
+
+static DEFINE_PER_CPU(struct sample_data, sample_scratch);
+
+static unsigned int sample_size(struct perf_counter *counter,
+				const struct sample_data *d)
+{
+	u64 type = counter->attr.sample_type;
+	unsigned int size = sizeof(struct perf_counter_header);
+
+	size += hweight64(type & (SAMPLE_ID_TYPES | PERF_SAMPLE_IP |
+				  PERF_SAMPLE_ADDR | PERF_SAMPLE_PERIOD)) *
+		sizeof(u64);
+	if (type & PERF_SAMPLE_READ)
+		size += d->nr_values * sizeof(u64);
+	if (type & PERF_SAMPLE_CALLCHAIN)
+		size += (1 + d->nr_ips) * sizeof(u64);
+	return size;
+}
+
+static void sample_write(struct perf_counter_output *out,
+			 struct perf_counter *counter,
+			 const struct sample_data *d, unsigned int size)
+{
+	u64 type = counter->attr.sample_type;
+
+	put_header(out, PERF_RECORD_SAMPLE, d->misc, size);
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		put_u64(out, perf_counter_primary_id(counter));
+	if (type & PERF_SAMPLE_IP)
+		put_u64(out, d->ip);
+	if (type & PERF_SAMPLE_TID)
+		put_u32_pair(out, d->id.pid, d->id.tid);
+	if (type & PERF_SAMPLE_TIME)
+		put_u64(out, d->id.time);
+	if (type & PERF_SAMPLE_ADDR)
+		put_u64(out, d->addr);
+	if (type & PERF_SAMPLE_ID)
+		put_u64(out, perf_counter_primary_id(counter));
+	if (type & PERF_SAMPLE_STREAM_ID)
+		put_u64(out, counter->id);
+	if (type & PERF_SAMPLE_CPU)
+		put_u32_pair(out, d->id.cpu, 0);
+	if (type & PERF_SAMPLE_PERIOD)
+		put_u64(out, d->period);
+	if (type & PERF_SAMPLE_READ)
+		perf_counter_output_copy(out, d->values,
+					 d->nr_values * sizeof(u64));
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		put_u64(out, d->nr_ips);
+		perf_counter_output_copy(out, d->ips, d->nr_ips * sizeof(u64));
+	}
+}
+
+/*
+ * Write a sample of @counter for an event at @regs (the interrupted or
+ * faulting context).  Interrupts are off: the per-CPU scratch area is
+ * ours until we return.
+ */
+void perf_counter_write_sample(struct perf_counter *counter,
+			       struct pt_regs *regs, u64 addr, u64 period)
+{
+	struct sample_data *d = this_cpu_ptr(&sample_scratch);
+	u64 type = counter->attr.sample_type;
+	struct perf_counter_output out;
+	struct perf_counter_buffer *rb;
+	unsigned int size;
+
+	lockdep_assert_irqs_disabled();
+	sample_id_fill(&d->id, current);
+	d->ip = regs ? instruction_pointer(regs) : 0;
+	d->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
+					     PERF_RECORD_MISC_KERNEL;
+	d->addr = addr;
+	d->period = period;
+	d->nr_values = 0;
+	if (type & PERF_SAMPLE_READ) {
+		d->nr_values = read_values(counter, d->values);
+		if (!d->nr_values)
+			return;
+	}
+	d->nr_ips = type & PERF_SAMPLE_CALLCHAIN ?
+		    callchain_collect(counter, regs, d->ips) : 0;
+	size = sample_size(counter, d);
+
+	rcu_read_lock();
+	rb = counter_buffer(counter);
+	if (rb && !perf_counter_output_begin(&out, rb, counter, size)) {
+		sample_write(&out, counter, d, size);
+		perf_counter_output_end(&out, true);
+	}
+	rcu_read_unlock();
+}
+
+/* --- side-band records --- */
+
+struct comm_body {
+	struct task_struct	*task;
+	const char		*comm;
+	unsigned int		len;	/* with the NUL, padded to 8 */
+};
+
+static void comm_fill(struct perf_counter_output *out, const void *arg)
+{
+	const struct comm_body *c = arg;
+	char name[TASK_COMM_LEN + 8] = { };
+
+	strscpy(name, c->comm, sizeof(name));
+	put_u32_pair(out, task_tgid_nr(c->task), task_pid_nr(c->task));
+	perf_counter_output_copy(out, name, c->len);
+}
+
+void perf_counter_write_comm(struct perf_counter *counter,
+			     struct task_struct *task, bool exec)
+{
+	char comm[TASK_COMM_LEN];
+	struct comm_body c = { task, comm };
+
+	get_task_comm(comm, task);
+	c.len = ALIGN(strlen(comm) + 1, sizeof(u64));
+	write_side_band(counter, PERF_RECORD_COMM,
+			exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+			2 * sizeof(u32) + c.len, comm_fill, &c);
+}
+
+struct task_body {
+	struct task_struct	*task;
+	struct task_struct	*parent;
+};
+
+static void task_fill(struct perf_counter_output *out, const void *arg)
+{
+	const struct task_body *t = arg;
+
+	put_u32_pair(out, task_tgid_nr(t->task), task_tgid_nr(t->parent));
+	put_u32_pair(out, task_pid_nr(t->task), task_pid_nr(t->parent));
+	put_u64(out, perf_counter_clock());
+}
+
+/* PERF_RECORD_FORK or _EXIT: pid, ppid, tid, ptid, time. */
+void perf_counter_write_task(struct perf_counter *counter,
+			     struct task_struct *task, bool fork)
+{
+	struct task_body t = { task, fork ? current : task->real_parent };
+
+	write_side_band(counter, fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT,
+			0, 4 * sizeof(u32) + sizeof(u64), task_fill, &t);
+}
+
+/* The prot and flags arguments of mmap() that made @vma, as far as known. */
+static u32 mmap_prot_of(const struct vm_area_struct *vma)
+{
+	u32 prot = 0;
+
+	if (vma->vm_flags & VM_READ)
+		prot |= PROT_READ;
+	if (vma->vm_flags & VM_WRITE)
+		prot |= PROT_WRITE;
+	if (vma->vm_flags & VM_EXEC)
+		prot |= PROT_EXEC;
+	return prot;
+}
+
+static u32 mmap_flags_of(const struct vm_area_struct *vma)
+{
+	u32 flags = vma->vm_flags & VM_MAYSHARE ? MAP_SHARED : MAP_PRIVATE;
+
+	if (vma->vm_flags & VM_LOCKED)
+		flags |= MAP_LOCKED;
+	if (is_vm_hugetlb_page((struct vm_area_struct *)vma))
+		flags |= MAP_HUGETLB;
+	return flags;
+}
+
+struct mmap_body {
+	const struct vm_area_struct	*vma;
+	const char			*name;
+	unsigned int			len;	/* with the NUL, padded */
+	bool				mmap2;
+};
+
+static void mmap_fill(struct perf_counter_output *out, const void *arg)
+{
+	const struct mmap_body *m = arg;
+	const struct vm_area_struct *vma = m->vma;
+	struct inode *inode = vma->vm_file ? file_inode(vma->vm_file) : NULL;
+	static const char zeros[8];
+	unsigned int name_len = strlen(m->name);
+
+	put_u32_pair(out, task_tgid_nr(current), task_pid_nr(current));
+	put_u64(out, vma->vm_start);
+	put_u64(out, vma->vm_end - vma->vm_start);
+	put_u64(out, (u64)vma->vm_pgoff << PAGE_SHIFT);
+	if (m->mmap2) {
+		put_u32_pair(out, inode ? MAJOR(inode->i_sb->s_dev) : 0,
+			     inode ? MINOR(inode->i_sb->s_dev) : 0);
+		put_u64(out, inode ? inode->i_ino : 0);
+		put_u64(out, inode ? inode->i_generation : 0);
+		put_u32_pair(out, mmap_prot_of(vma), mmap_flags_of(vma));
+	}
+	perf_counter_output_copy(out, m->name, name_len);
+	perf_counter_output_copy(out, zeros, m->len - name_len);
+}
+
+void perf_counter_write_mmap(struct perf_counter *counter,
+			     const struct vm_area_struct *vma, const char *name)
+{
+	struct mmap_body m = { vma, name };
+	unsigned int body;
+
+	m.mmap2 = counter->attr.mmap2;
+	m.len = ALIGN(strlen(name) + 1, sizeof(u64));
+	body = 2 * sizeof(u32) + 3 * sizeof(u64) + m.len;
+	if (m.mmap2)
+		body += 2 * sizeof(u32) + 2 * sizeof(u64) + 2 * sizeof(u32);
+	write_side_band(counter, m.mmap2 ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
+			(vma->vm_flags & VM_EXEC) ? PERF_RECORD_MISC_USER :
+			PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA,
+			body, mmap_fill, &m);
+}

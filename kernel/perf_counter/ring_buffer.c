@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_counter: the ring buffer user space maps to read samples and
+ * side-band records.
+ *
+ * One control page (struct perf_counter_mmap_page) is followed by 2^n
+ * data pages.  Writers may nest on one CPU (task, interrupt, NMI) and run
+ * on several CPUs at once (inherited counters and SET_OUTPUT send many
+ * counters into one buffer), so nothing here takes a lock:
+ *
+ *  - A writer first counts itself in rb->writers, then reserves its
+ *    bytes by moving rb->head with cmpxchg: two writers never get
+ *    overlapping space.
+ *  - data_head, the position user space reads up to, is published only
+ *    by a writer that finds itself the only one in flight, and it is
+ *    published before that writer counts itself out.  A writer that
+ *    starts meanwhile sees another writer in flight and leaves the
+ *    publication to it, so data_head never covers a record that is
+ *    still being written and never goes backwards.
+ *  - Without room (the buffer is mapped writable and user space has not
+ *    moved data_tail far enough) the record is dropped and counted; the
+ *    next writer that finds room first writes a PERF_RECORD_LOST.
+ *
+ * Wakeups are deferred to an irq_work: writers may run in NMI context or
+ * under the scheduler's locks.
+ */
+
+#include <linux/irq_work.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+static void rb_wakeup(struct irq_work *work)
+{
+	struct perf_counter_buffer *rb =
+		container_of(work, struct perf_counter_buffer, wakeup_work);
+
+	if (rb->owner)
+		wake_up_all(&rb->owner->waitq);
+}
+
+/* A buffer of @nr_pages data pages (0 or a power of two). */
+struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
+						      bool overwrite)
+{
+	struct perf_counter_buffer *rb;
+
+	rb = kzalloc(sizeof(*rb), GFP_KERNEL);
+	if (!rb)
+		return NULL;
+	rb->base = vmalloc_user((nr_pages + 1) << PAGE_SHIFT);
+	if (!rb->base) {
+		kfree(rb);
+		return NULL;
+	}
+	rb->user_page = rb->base;
+	rb->data = rb->base + PAGE_SIZE;
+	rb->size = nr_pages << PAGE_SHIFT;
+	rb->nr_pages = nr_pages;
+	rb->overwrite = overwrite;
+	/* Until mmap applies the counter's wishes: half full. */
+	rb->watermark = rb->size / 2;
+	rb->wakeup_events = INT_MAX;
+	refcount_set(&rb->refcount, 1);
+	init_irq_work(&rb->wakeup_work, rb_wakeup);
+
+	rb->user_page->version = 0;
+	rb->user_page->compat_version = 0;
+	rb->user_page->data_offset = PAGE_SIZE;
+	rb->user_page->data_size = rb->size;
+	return rb;
+}
+
+static void rb_free_rcu(struct rcu_head *head)
+{
+	struct perf_counter_buffer *rb =
+		container_of(head, struct perf_counter_buffer, rcu_head);
+
+	vfree(rb->base);
+	kfree(rb);
+}
+
+void perf_counter_buffer_put(struct perf_counter_buffer *rb)
+{
+	if (!refcount_dec_and_test(&rb->refcount))
+		return;
+	irq_work_sync(&rb->wakeup_work);
+	if (rb->owner)
+		perf_counter_put(rb->owner);
+	/* Writers find the buffer under RCU (from any context): wait for them. */
+	call_rcu(&rb->rcu_head, rb_free_rcu);
+}
+
+/* Is there room for @size bytes at @head?  Mapped read-only: always. */
+static bool rb_has_room(struct perf_counter_buffer *rb, unsigned long head,
+			unsigned long size)
+{
+	unsigned long tail;
+
+	if (rb->overwrite)
+		return size <= rb->size;
+	tail = READ_ONCE(rb->user_page->data_tail);
+	/*
+	 * Order the read of data_tail before our writes of data: user
+	 * space stores data_tail only after it has read the records.
+	 */
+	smp_mb();
+	return head - tail + size <= rb->size;
+}
+
+/*
+ * Reserve @size bytes.  Returns the offset of the reservation, or -1 if
+ * there is no room (the caller then counts a lost record).  The caller
+ * is counted in rb->writers either way and must call rb_commit().
+ */
+static long rb_reserve(struct perf_counter_buffer *rb, unsigned long size)
+{
+	unsigned long head;
+
+	atomic_inc(&rb->writers);
+	smp_mb__after_atomic();
+	do {
+		head = atomic_long_read(&rb->head);
+		if (!rb_has_room(rb, head, size))
+			return -1;
+	} while (atomic_long_cmpxchg(&rb->head, head, head + size) != head);
+	return head;
+}
+
+static void rb_maybe_wakeup(struct perf_counter_buffer *rb, unsigned long head)
+{
+	unsigned long last = atomic_long_read(&rb->wakeup_head);
+
+	if (head - last < rb->watermark &&
+	    atomic_read(&rb->pending_events) < rb->wakeup_events)
+		return;
+	if (atomic_long_cmpxchg(&rb->wakeup_head, last, head) != last)
+		return;
+	atomic_set(&rb->pending_events, 0);
+	irq_work_queue(&rb->wakeup_work);
+}
+
+/*
+ * Count this writer out; the last one in flight publishes data_head up to
+ * everything reserved so far (all of it written by then).
+ */
+static void rb_commit(struct perf_counter_buffer *rb)
+{
+	unsigned long head;
+	int writers;
+
+	for (;;) {
+		head = atomic_long_read(&rb->head);
+		smp_mb();
+		writers = atomic_read(&rb->writers);
+		if (writers > 1) {
+			if (atomic_cmpxchg(&rb->writers, writers,
+					   writers - 1) == writers)
+				return;
+			continue;
+		}
+		/* Our data and that of the writers counted out before us. */
+		smp_mb();
+		WRITE_ONCE(rb->user_page->data_head, head);
+		/* Someone started meanwhile: count out and leave it to them. */
+		if (atomic_cmpxchg(&rb->writers, 1, 0) != 1)
+			continue;
+		/*
+		 * A writer that nested between our reads of head and of
+		 * writers (an NMI, say) counted out seeing us in flight:
+		 * its record is past what we published and nobody else
+		 * will publish it.  Count in again and cover it.
+		 */
+		smp_mb();
+		if (atomic_long_read(&rb->head) == head)
+			break;
+		atomic_inc(&rb->writers);
+		smp_mb__after_atomic();
+	}
+	rb_maybe_wakeup(rb, head);
+}
+
+/* Copy @len bytes to buffer offset @pos, wrapping at the end. */
+static void rb_copy(struct perf_counter_buffer *rb, unsigned long pos,
+		    const void *src, unsigned long len)
+{
+	unsigned long off = pos & (rb->size - 1);
+	unsigned long first = min(len, rb->size - off);
+
+	memcpy(rb->data + off, src, first);
+	if (len > first)
+		memcpy(rb->data, src + first, len - first);
+}
+
+/*
+ * Start a record of @size bytes for @counter: on success the caller
+ * writes it with perf_counter_output_copy() and ends it with
+ * perf_counter_output_end().  Records lost before are reported first.
+ */
+int perf_counter_output_begin(struct perf_counter_output *out,
+			      struct perf_counter_buffer *rb,
+			      struct perf_counter *counter, unsigned int size)
+{
+	unsigned int lost_size = 0;
+	u64 lost;
+	long pos;
+
+	if (!rb->size)
+		return -ENOSPC;
+	/* Claimed whole, so that two writers never report the same loss. */
+	lost = atomic64_xchg(&rb->lost, 0);
+	if (lost)
+		lost_size = perf_counter_lost_size(counter);
+	pos = rb_reserve(rb, size + lost_size);
+	if (pos < 0) {
+		atomic64_add(lost + 1, &rb->lost);
+		rb_commit(rb);
+		return -ENOSPC;
+	}
+	out->rb = rb;
+	out->pos = pos;
+	out->end = pos + size + lost_size;
+	if (lost)
+		perf_counter_write_lost(out, counter, lost);
+	return 0;
+}
+
+void perf_counter_output_copy(struct perf_counter_output *out,
+			      const void *src, unsigned int len)
+{
+	if (WARN_ON_ONCE(out->pos + len > out->end))
+		return;
+	rb_copy(out->rb, out->pos, src, len);
+	out->pos += len;
+}
+
+void perf_counter_output_end(struct perf_counter_output *out, bool sample)
+{
+	WARN_ON_ONCE(out->pos != out->end);
+	if (sample)
+		atomic_inc(&out->rb->pending_events);
+	rb_commit(out->rb);
+}
+
+/* Records dropped for want of room, not yet reported in a LOST record. */
+u64 perf_counter_buffer_lost(struct perf_counter_buffer *rb)
+{
+	return atomic64_read(&rb->lost);
+}
+
+/* Does the buffer hold records user space has not consumed? */
+bool perf_counter_buffer_readable(struct perf_counter_buffer *rb)
+{
+	struct perf_counter_mmap_page *up = rb->user_page;
+
+	return READ_ONCE(up->data_head) != READ_ONCE(up->data_tail);
+}

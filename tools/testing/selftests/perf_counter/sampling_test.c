@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling through the mmap ring buffer: the rate of a clock's samples,
+ * records written by many threads on both CPUs into one buffer while it
+ * is read, poll() wakeups and call chains.
+ */
+
+#define _GNU_SOURCE
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/wait.h>
+
+#include "counter_test.h"
+
+#define DATA_PAGES	8
+
+struct ring {
+	int				fd;
+	struct perf_counter_mmap_page	*page;
+	char				*data;
+	size_t				size;
+};
+
+static bool ring_map(struct ring *r, int fd, unsigned int pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *base;
+
+	base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED)
+		return false;
+	r->fd = fd;
+	r->page = base;
+	r->data = (char *)base + page;
+	r->size = pages * page;
+	return true;
+}
+
+static void ring_unmap(struct ring *r)
+{
+	munmap(r->page, r->size + sysconf(_SC_PAGESIZE));
+}
+
+/* What a reader checks of every record and adds up. */
+struct tally {
+	__u64	samples;
+	__u64	lost;
+	__u64	bad;		/* wrong type or size */
+	__u64	bytes;
+	__u32	sample_size;	/* the size every sample must have */
+};
+
+/* Copy the record at @pos out of the ring, undoing a wrap. */
+static void ring_copy(struct ring *r, __u64 pos, void *dst, size_t len)
+{
+	size_t off = pos & (r->size - 1);
+	size_t first = len < r->size - off ? len : r->size - off;
+
+	memcpy(dst, r->data + off, first);
+	memcpy((char *)dst + first, r->data, len - first);
+}
+
+/* Consume every published record; @fn sees each one. */
+static void ring_drain(struct ring *r, struct tally *t,
+		       void (*fn)(const struct perf_counter_header *h,
+				  struct tally *t, void *arg),
+		       void *arg)
+{
+	__u64 head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = r->page->data_tail;
+	union {
+		struct perf_counter_header h;
+		char bytes[65536];
+	} rec;
+
+	while (tail < head) {
+		ring_copy(r, tail, &rec.h, sizeof(rec.h));
+		if (rec.h.size < sizeof(rec.h) || rec.h.size % 8 ||
+		    tail + rec.h.size > head) {
+			t->bad++;
+			tail = head;
+			break;
+		}
+		ring_copy(r, tail, rec.bytes, rec.h.size);
+		fn(&rec.h, t, arg);
+		t->bytes += rec.h.size;
+		tail += rec.h.size;
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+/* Samples of the layout asked for, and LOST records: nothing else. */
+static void count_record(const struct perf_counter_header *h,
+			 struct tally *t, void *arg)
+{
+	const __u64 *body = (const __u64 *)(h + 1);
+
+	if (h->type == PERF_RECORD_SAMPLE && h->size == t->sample_size)
+		t->samples++;
+	else if (h->type == PERF_RECORD_LOST && h->size == sizeof(*h) + 16)
+		t->lost += body[1];
+	else
+		t->bad++;
+}
+
+static int open_sampler(__u32 type, __u64 config, __u64 period,
+			__u64 sample_type, bool inherit)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, type, config);
+	attr.sample_period = period;
+	attr.sample_type = sample_type;
+	attr.disabled = 1;
+	attr.inherit = inherit;
+	attr.wakeup_events = 1;
+	return counter_open(&attr, 0, -1, -1, 0);
+}
+
+/* Burn this thread's CPU for about @ms milliseconds of CPU time. */
+static void burn_cpu_ms(unsigned int ms)
+{
+	__u64 start = thread_cpu_ns();
+
+	while (thread_cpu_ns() - start < ms * 1000000ULL)
+		burn_cpu();
+}
+
+/*
+ * cpu-clock sampling every millisecond of 300 ms of CPU time: each
+ * sample says the period asked for, and their number is within a third
+ * of 300 (an emulated CPU delays timers, never fires extra ones).
+ */
+static void check_clock_rate(struct __test_metadata *_metadata, bool freq)
+{
+	struct tally t = { .sample_size = sizeof(struct perf_counter_header) +
+					  2 * sizeof(__u64) };
+	struct perf_counter_attr attr;
+	struct ring r;
+	__u64 used, start;
+	int fd;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+	attr.sample_type = PERF_SAMPLE_PERIOD | PERF_SAMPLE_TIME;
+	attr.disabled = 1;
+	if (freq) {
+		attr.freq = 1;
+		attr.sample_freq = 1000;
+	} else {
+		attr.sample_period = 1000000;
+	}
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+
+	start = thread_cpu_ns();
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	burn_cpu_ms(300);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	used = thread_cpu_ns() - start;
+	ring_drain(&r, &t, count_record, NULL);
+
+	TH_LOG("%llu samples in %llu ms of CPU time", t.samples, used / 1000000);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_EQ(0, t.lost);
+	EXPECT_LE(used / 1000000 * 2 / 3, t.samples);
+	EXPECT_GE(used / 1000000 + 2, t.samples);
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST(cpu_clock_period_rate)
+{
+	check_clock_rate(_metadata, false);
+}
+
+TEST(cpu_clock_frequency_rate)
+{
+	check_clock_rate(_metadata, true);
+}
+
+#define FAULT_THREADS	6
+#define FAULT_ROUNDS	20
+
+static void *fault_thread(void *arg)
+{
+	int i;
+
+	for (i = 0; i < FAULT_ROUNDS; i++)
+		touch_fresh_pages(FAULT_PAGES);
+	return NULL;
+}
+
+/*
+ * Every page fault is an overflow (period 1) of two inherited counters,
+ * the second sending its records into the first's small buffer
+ * (SET_OUTPUT).  Their clones, in threads on both CPUs, all write into
+ * that buffer while this thread reads it: every record parses, and
+ * samples plus lost records account for every fault counted, exactly.
+ *
+ * Stock perf_events maps no per-task inherited counter (EINVAL): one
+ * buffer for a whole process tree is a perf_counter feature.
+ */
+TEST(inherited_writers_account_for_every_overflow)
+{
+	struct tally t = { .sample_size = sizeof(struct perf_counter_header) +
+					  3 * sizeof(__u64) };
+	const __u64 type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	pthread_t threads[FAULT_THREADS];
+	__u64 count;
+	struct ring r;
+	int fd, fd2, i, done = 0;
+
+	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			  type, true);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	fd2 = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			   type, true);
+	ASSERT_LE(0, fd2) TH_LOG("open: %s", strerror(errno));
+	if (!ring_map(&r, fd, 2)) {
+		if (errno == EINVAL && !backend_is_counter())
+			SKIP(return, "perf_event_open maps no inherited per-task counter");
+		ASSERT_TRUE(false) TH_LOG("mmap: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, ioctl(fd2, PERF_COUNTER_IOC_SET_OUTPUT, fd));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	ASSERT_EQ(0, ioctl(fd2, PERF_COUNTER_IOC_ENABLE, 0));
+
+	for (i = 0; i < FAULT_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, fault_thread, NULL));
+	while (!done) {
+		ring_drain(&r, &t, count_record, NULL);
+		done = 1;
+		for (i = 0; i < FAULT_THREADS; i++)
+			if (threads[i] != pthread_self() &&
+			    pthread_tryjoin_np(threads[i], NULL) == EBUSY)
+				done = 0;
+			else
+				threads[i] = pthread_self();
+	}
+	ring_drain(&r, &t, count_record, NULL);
+	/* One more fault with room to spare reports any loss still pending. */
+	touch_fresh_pages(1);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_EQ(0, ioctl(fd2, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, count_record, NULL);
+	count = counter_value(fd) + counter_value(fd2);
+
+	TH_LOG("%llu faults: %llu samples, %llu lost, %llu bytes read",
+	       count, t.samples, t.lost, t.bytes);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(2 * FAULT_THREADS * FAULT_ROUNDS * FAULT_PAGES, count);
+	EXPECT_EQ(count, t.samples + t.lost);
+	ring_unmap(&r);
+	close(fd2);
+	close(fd);
+}
+
+/* Every page fault of task @pid, enabled now, a wakeup for each. */
+static int open_fault_sampler_on(pid_t pid)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.wakeup_events = 1;
+	return counter_open(&attr, pid, -1, -1, 0);
+}
+
+/* poll() sleeps until a record is there, then says POLLIN. */
+TEST(poll_wakes_on_sample)
+{
+	int fd, n, status, go[2];
+	pid_t parent = getpid();
+	struct pollfd pfd;
+	struct ring r;
+	pid_t child;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		/* Fault a page once the parent sleeps in poll(). */
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		while (task_state(parent) != 'S')
+			usleep(100);
+		touch_fresh_pages(1);
+		_exit(0);
+	}
+	fd = open_fault_sampler_on(child);
+	ASSERT_LE(0, fd) TH_LOG("open on the child: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, 2)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	n = poll(&pfd, 1, 30000);
+	EXPECT_EQ(1, n);
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, status);
+	ring_unmap(&r);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+}
+
+/* A known user call path: a fault two calls down from the test. */
+static volatile char *fault_page;
+
+static void __attribute__((noinline)) nothing(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+/*
+ * Not a leaf, which compilers may leave without a frame, and faulting
+ * only after a call, when its frame is surely set up.
+ */
+static void __attribute__((noinline)) callee_that_faults(void)
+{
+	nothing();
+	fault_page[0] = 1;
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void __attribute__((noinline)) caller_of_fault(void)
+{
+	callee_that_faults();
+	__asm__ __volatile__("" ::: "memory");
+}
+
+struct chain_check {
+	__u64	samples;
+	bool	kernel_frames;
+	bool	callee_ip;
+	bool	caller_ret;
+};
+
+static bool within(__u64 ip, void (*fn)(void))
+{
+	return ip >= (uintptr_t)fn && ip < (uintptr_t)fn + 128;
+}
+
+static void check_chain(const struct perf_counter_header *h,
+			struct tally *t, void *arg)
+{
+	const __u64 *v = (const __u64 *)(h + 1);
+	struct chain_check *c = arg;
+	bool kernel = false, user = false;
+	__u64 nr, i;
+
+	if (h->type != PERF_RECORD_SAMPLE) {
+		count_record(h, t, NULL);
+		return;
+	}
+	nr = v[0];
+	if ((nr + 1) * 8 + sizeof(*h) != h->size) {
+		t->bad++;
+		return;
+	}
+	c->samples++;
+	for (i = 1; i <= nr; i++) {
+		if (v[i] == PERF_CONTEXT_KERNEL && i + 1 <= nr &&
+		    v[i + 1] >= 0xffff800000000000ULL)
+			kernel = true;
+		if (v[i] != PERF_CONTEXT_USER)
+			continue;
+		user = true;
+		/* The faulting instruction, then where it returns to. */
+		if (i + 1 <= nr && within(v[i + 1], callee_that_faults))
+			c->callee_ip = true;
+		if (i + 2 <= nr && within(v[i + 2], caller_of_fault))
+			c->caller_ret = true;
+	}
+	/* Kernel frames, and the user context the kernel was entered from. */
+	if (kernel && user)
+		c->kernel_frames = true;
+}
+
+/* A user call chain by frame pointers, from the faulting instruction. */
+TEST(callchain_of_fault_has_user_frames)
+{
+	struct chain_check c = {};
+	struct tally t = {};
+	struct ring r;
+	int fd;
+
+	fault_page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, fault_page);
+	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			  PERF_SAMPLE_CALLCHAIN, false);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	caller_of_fault();
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, check_chain, &c);
+
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(1, c.samples);
+	EXPECT_TRUE(c.callee_ip);
+	EXPECT_TRUE(c.caller_ret);
+	ring_unmap(&r);
+	close(fd);
+	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
+}
+
+/*
+ * A task that spends its time in read() of /dev/zero: clock samples that
+ * hit the kernel carry kernel frames, then the user context.
+ */
+TEST(callchain_in_kernel_has_kernel_frames)
+{
+	static char buf[65536];
+	struct chain_check c = {};
+	struct tally t = {};
+	struct ring r;
+	__u64 start;
+	int fd, zero;
+
+	zero = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zero);
+	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, 200000,
+			  PERF_SAMPLE_CALLCHAIN, false);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	start = thread_cpu_ns();
+	while (thread_cpu_ns() - start < 100000000ULL)
+		ASSERT_EQ(sizeof(buf), read(zero, buf, sizeof(buf)));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, check_chain, &c);
+
+	TH_LOG("%llu samples", c.samples);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(10, c.samples);
+	EXPECT_TRUE(c.kernel_frames);
+	ring_unmap(&r);
+	close(fd);
+	close(zero);
+}
+
+TEST_HARNESS_MAIN
