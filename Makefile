@@ -43,7 +43,8 @@ clean:
 # The kernel half.  make kernel: the test kernel (build/kbuild); make
 # vmcheck: boot it in QEMU, run KUnit, the selftests and perf test; make
 # series: export and check the patch series (build/series).  DEBUG=1 picks
-# the debug variant (kernel/configs/debug.config, build/kbuild-debug).
+# the debug variant (kernel/configs/debug.config, build/kbuild-debug);
+# STRESS=1 makes vmcheck's sampling stress test run 60 s instead of 5.
 KERNEL_VARIANT := $(if $(filter-out 0,$(DEBUG)),--debug)
 
 kernel: deps

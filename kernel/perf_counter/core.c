@@ -35,6 +35,15 @@ int sysctl_perf_counter_paranoid __read_mostly = PERF_COUNTER_PARANOID_DEFAULT;
 static int perf_counter_paranoid_min = PERF_COUNTER_PARANOID_MIN;
 static int perf_counter_paranoid_max = PERF_COUNTER_PARANOID_MAX;
 
+/*
+ * The most samples a second one counter may write, and the highest
+ * sample_freq it may ask for.  A counter that overflows faster is
+ * throttled for the rest of the tick (THROTTLE and UNTHROTTLE records
+ * say when), so that sampling cannot take a CPU over.
+ */
+int sysctl_perf_counter_max_sample_rate __read_mostly =
+	PERF_COUNTER_DEFAULT_SAMPLE_RATE;
+
 struct ctl_table perf_counter_sysctl_table[] = {
 	{
 		.procname	= "perf_counter_paranoid",
@@ -44,6 +53,15 @@ struct ctl_table perf_counter_sysctl_table[] = {
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= &perf_counter_paranoid_min,
 		.extra2		= &perf_counter_paranoid_max,
+	},
+	{
+		.procname	= "perf_counter_max_sample_rate",
+		.data		= &sysctl_perf_counter_max_sample_rate,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_INT_MAX,
 	},
 	{ }
 };

@@ -325,9 +325,38 @@ void perf_counter_fold_child(struct perf_counter *child)
  * the counter; as the caller may be walking the active list, the stop is
  * only marked here.  Returns true when the counter is to stop.
  */
+/*
+ * Past perf_counter_max_sample_rate / HZ samples in one tick a counter
+ * writes no more until the next tick; it says so with a THROTTLE record,
+ * and with an UNTHROTTLE record at its first overflow after.
+ */
+static bool counter_throttled(struct perf_counter *counter)
+{
+	unsigned int max = READ_ONCE(sysctl_perf_counter_max_sample_rate) / HZ;
+	unsigned long tick = jiffies;
+
+	if (counter->throttle_tick != tick) {
+		counter->throttle_tick = tick;
+		counter->tick_samples = 0;
+		if (counter->throttled) {
+			counter->throttled = false;
+			perf_counter_write_throttle(counter, false);
+		}
+	}
+	if (counter->throttled)
+		return true;
+	if (++counter->tick_samples <= max(max, 1U))
+		return false;
+	counter->throttled = true;
+	perf_counter_write_throttle(counter, true);
+	return true;
+}
+
 bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
 			   u64 addr, u64 period)
 {
+	if (counter_throttled(counter))
+		return false;
 	perf_counter_write_sample(counter, regs, addr, period);
 	if (!counter->event_limit || --counter->event_limit)
 		return false;

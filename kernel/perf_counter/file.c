@@ -304,7 +304,7 @@ static long ioctl_period(struct perf_counter *counter, u64 __user *uperiod)
 		return -EFAULT;
 	if (!counter_is_sampling(counter) || !period)
 		return -EINVAL;
-	if (counter->attr.freq && period > PERF_COUNTER_MAX_SAMPLE_RATE)
+	if (counter->attr.freq && period > READ_ONCE(sysctl_perf_counter_max_sample_rate))
 		return -EINVAL;
 	if (!counter->attr.freq && (period & (1ULL << 63)))
 		return -EINVAL;
@@ -404,7 +404,6 @@ static __poll_t perf_counter_poll(struct file *file, poll_table *wait)
 		mask |= EPOLLHUP;
 	return mask;
 }
-
 
 const struct file_operations perf_counter_fops = {
 	.owner		= THIS_MODULE,

@@ -42,6 +42,7 @@ struct vm_area_struct;
 #define PERF_COUNTER_PARANOID_DEFAULT	2
 
 extern int sysctl_perf_counter_paranoid;
+extern int sysctl_perf_counter_max_sample_rate;
 extern struct ctl_table perf_counter_sysctl_table[];
 extern struct ctl_table_header *perf_counter_sysctl_header;
 
@@ -156,6 +157,13 @@ struct perf_counter {
 	int				event_limit;	/* 0: no limit */
 	bool				pending_disable;
 	struct hrtimer			hrtimer;	/* clock sampling */
+	/* attr.freq: the period now estimated, and when it was last used */
+	u64				freq_period;
+	u64				freq_stamp;
+	/* Throttling: samples in the tick under way, and whether cut off. */
+	unsigned long			throttle_tick;
+	unsigned int			tick_samples;
+	bool				throttled;
 	wait_queue_head_t		waitq;	/* poll() */
 
 	/* Where records go: our own buffer (mmap) or another's (SET_OUTPUT). */
@@ -235,6 +243,7 @@ void perf_counter_write_lost(struct perf_counter_output *out,
 			     struct perf_counter *counter, u64 lost);
 void perf_counter_write_sample(struct perf_counter *counter,
 			       struct pt_regs *regs, u64 addr, u64 period);
+void perf_counter_write_throttle(struct perf_counter *counter, bool throttle);
 void perf_counter_write_comm(struct perf_counter *counter,
 			     struct task_struct *task, bool exec);
 void perf_counter_write_task(struct perf_counter *counter,
@@ -275,7 +284,7 @@ void perf_counter_put(struct perf_counter *counter);
 void perf_counter_release_counter(struct perf_counter *counter);
 extern const struct file_operations perf_counter_fops;
 
-/* The highest sample_freq attr.freq may ask for, in samples a second. */
-#define PERF_COUNTER_MAX_SAMPLE_RATE	100000
+/* perf_counter_max_sample_rate's default, in samples a second. */
+#define PERF_COUNTER_DEFAULT_SAMPLE_RATE	100000
 
 #endif /* _KERNEL_PERF_COUNTER_INTERNAL_H */

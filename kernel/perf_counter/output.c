@@ -394,6 +394,23 @@ void perf_counter_write_sample(struct perf_counter *counter,
 
 /* --- side-band records --- */
 
+static void throttle_fill(struct perf_counter_output *out, const void *arg)
+{
+	const struct perf_counter *counter = arg;
+
+	put_u64(out, perf_counter_clock());
+	put_u64(out, perf_counter_primary_id(counter));
+	put_u64(out, counter->id);
+}
+
+/* The counter stopped (@throttle) or resumed sampling for its rate. */
+void perf_counter_write_throttle(struct perf_counter *counter, bool throttle)
+{
+	write_side_band(counter, throttle ? PERF_RECORD_THROTTLE :
+					    PERF_RECORD_UNTHROTTLE,
+			0, 3 * sizeof(u64), throttle_fill, counter);
+}
+
 struct comm_body {
 	struct task_struct	*task;
 	const char		*comm;

@@ -120,6 +120,7 @@ static long rb_reserve(struct perf_counter_buffer *rb, unsigned long size)
 	unsigned long head;
 
 	atomic_inc(&rb->writers);
+	/* Counted in before reserving: see rb_commit()'s reads. */
 	smp_mb__after_atomic();
 	do {
 		head = atomic_long_read(&rb->head);
@@ -153,6 +154,7 @@ static void rb_commit(struct perf_counter_buffer *rb)
 
 	for (;;) {
 		head = atomic_long_read(&rb->head);
+		/* Pairs with rb_reserve(): a reservation in head is counted. */
 		smp_mb();
 		writers = atomic_read(&rb->writers);
 		if (writers > 1) {
@@ -177,6 +179,7 @@ static void rb_commit(struct perf_counter_buffer *rb)
 		if (atomic_long_read(&rb->head) == head)
 			break;
 		atomic_inc(&rb->writers);
+		/* Counted in again before the next read of head. */
 		smp_mb__after_atomic();
 	}
 	rb_maybe_wakeup(rb, head);

@@ -14,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <asm/irq_regs.h>
 #include <linux/irqflags.h>
+#include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -164,25 +165,45 @@ static bool sw_excluded(const struct perf_counter *counter,
 	return counter->attr.exclude_kernel;
 }
 
+/* Events between samples of an event counter, now. */
+static u64 sw_event_period(const struct perf_counter *counter)
+{
+	if (!counter->attr.freq)
+		return counter->attr.sample_period;
+	return max_t(u64, counter->freq_period, 1);
+}
+
 /*
- * Add @nr to every active counter of software id @id in @ctx.  Interrupts
- * are off and @ctx is active on this CPU, so nothing changes its active
- * list under us: changes come through an IPI to this CPU or wait until
- * the context is inactive.
+ * attr.freq on an event counter: at each overflow the period is
+ * re-estimated from the time the last one took, half way towards the
+ * period that would have given the asked rate, so that one burst of
+ * events does not swing it.  The first period is one event.
  */
-/*
- * Event counters sample every sample_period events.  In frequency mode
- * they sample every event: the rate of faults or switches is what it is,
- * and the sample period field says 1.
- */
+static void sw_adjust_freq_period(struct perf_counter *counter)
+{
+	u64 want = NSEC_PER_SEC / max_t(u64, counter->attr.sample_freq, 1);
+	u64 period = sw_event_period(counter);
+	u64 now = perf_counter_clock();
+	u64 elapsed = now - counter->freq_stamp;
+	u64 ideal;
+
+	counter->freq_stamp = now;
+	ideal = mul_u64_u64_div_u64(period, want, max_t(u64, elapsed, 1));
+	counter->freq_period = max_t(u64, period / 2 + ideal / 2, 1);
+}
+
+/* Sample every period of events; the sample says the period it closed. */
 static void sw_count_periods(struct perf_counter *counter, u64 nr,
 			     struct pt_regs *regs, u64 addr)
 {
-	u64 period = counter->attr.freq ? 1 : counter->attr.sample_period;
+	u64 period;
 
 	counter->period_left -= nr;
 	while (counter->period_left <= 0) {
-		counter->period_left += period;
+		period = sw_event_period(counter);
+		if (counter->attr.freq)
+			sw_adjust_freq_period(counter);
+		counter->period_left += sw_event_period(counter);
 		if (perf_counter_overflow(counter, regs, addr, period))
 			break;
 	}
@@ -206,6 +227,12 @@ static void sw_disable_pending(struct perf_counter_context *ctx)
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * Add @nr to every active counter of software id @id in @ctx.  Interrupts
+ * are off and @ctx is active on this CPU, so nothing changes its active
+ * list under us: changes come through an IPI to this CPU or wait until
+ * the context is inactive.
+ */
 void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
 			   struct pt_regs *regs, u64 addr)
 {

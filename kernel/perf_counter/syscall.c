@@ -103,7 +103,7 @@ static int check_attr(const struct perf_counter_attr *attr)
 	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
 	if (attr->freq) {
-		if (attr->sample_freq > PERF_COUNTER_MAX_SAMPLE_RATE)
+		if (attr->sample_freq > READ_ONCE(sysctl_perf_counter_max_sample_rate))
 			return -EINVAL;
 	} else if (attr->sample_period & (1ULL << 63)) {
 		return -EINVAL;

@@ -19,7 +19,7 @@ for backend in counter event; do
 		fail "perf record on $backend failed: $(cat "$tmpdir/$backend.err")"
 	$PERF report -i "$data" --stdio --no-children -g none --sort sym \
 		> "$tmpdir/$backend.txt" || fail "perf report of the $backend recording failed"
-	$PERF report -i "$data" --stdio --no-children -g caller --sort sym \
+	$PERF report -i "$data" --stdio --no-children -g graph,10,caller --sort sym \
 		> "$tmpdir/$backend.graph" || fail "perf report -g of the $backend recording failed"
 	echo "$backend: $(hot_order "$tmpdir/$backend.txt")"
 done
@@ -38,9 +38,18 @@ esac
 [ "$(hot_order "$tmpdir/event.txt" | cut -d' ' -f1)" = workload_hot_a ] ||
 	fail "perf_event_open: workload_hot_a does not lead: $(head -20 "$tmpdir/event.txt")"
 
-# The user call chains, by frame pointer, reach the workload's caller.
-for backend in counter event; do
-	grep -q 'workload_cpuloop' "$tmpdir/$backend.graph" ||
-		fail "$backend: no call chain through workload_cpuloop: $(head -30 "$tmpdir/$backend.graph")"
-done
+# The names in workload_hot_a's call chain (addresses and branches under
+# 10% left out): user frames followed by frame pointer, the same through
+# both backends.
+chain_names() {
+	awk '/\[\.\] workload_hot_a/ { on = 1; next } on && /^$/ { exit } on' "$1" |
+		sed -E 's/[0-9.]+%//g; s/0x[0-9a-f]+//g' |
+		grep -oE '[A-Za-z_][A-Za-z0-9_.]*' | sort -u | tr '\n' ' '
+}
+ours=$(chain_names "$tmpdir/counter.graph")
+stock=$(chain_names "$tmpdir/event.graph")
+echo "workload_hot_a called through: $ours (perf_event_open: $stock)"
+[ "$(echo "$ours" | wc -w)" -ge 2 ] ||
+	fail "perf_counter_open: no caller in workload_hot_a's chain: $(head -30 "$tmpdir/counter.graph")"
+[ "$ours" = "$stock" ] || fail "the call chains of workload_hot_a differ between the backends"
 echo ok

@@ -6,6 +6,7 @@
  */
 
 #define _GNU_SOURCE
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -181,6 +182,37 @@ TEST(cpu_clock_frequency_rate)
 	check_clock_rate(_metadata, true);
 }
 
+static const char *max_rate_path(void)
+{
+	return backend_is_counter() ?
+		"/proc/sys/kernel/perf_counter_max_sample_rate" :
+		"/proc/sys/kernel/perf_event_max_sample_rate";
+}
+
+static int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static bool write_int_file(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok;
+}
+
 #define FAULT_THREADS	6
 #define FAULT_ROUNDS	20
 
@@ -209,10 +241,14 @@ TEST(inherited_writers_account_for_every_overflow)
 					  3 * sizeof(__u64) };
 	const __u64 type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	pthread_t threads[FAULT_THREADS];
+	int fd, fd2, i, done = 0, saved;
 	__u64 count;
 	struct ring r;
-	int fd, fd2, i, done = 0;
 
+	/* A throttled overflow is neither sampled nor lost: no throttling. */
+	saved = read_int_file(max_rate_path());
+	if (backend_is_counter() && !write_int_file(max_rate_path(), INT_MAX))
+		SKIP(return, "cannot set %s (not root?)", max_rate_path());
 	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
 			  type, true);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
@@ -247,6 +283,7 @@ TEST(inherited_writers_account_for_every_overflow)
 	ASSERT_EQ(0, ioctl(fd2, PERF_COUNTER_IOC_DISABLE, 0));
 	ring_drain(&r, &t, count_record, NULL);
 	count = counter_value(fd) + counter_value(fd2);
+	write_int_file(max_rate_path(), saved);
 
 	TH_LOG("%llu faults: %llu samples, %llu lost, %llu bytes read",
 	       count, t.samples, t.lost, t.bytes);
@@ -310,9 +347,10 @@ TEST(poll_wakes_on_sample)
 }
 
 /* A known user call path: a fault two calls down from the test. */
+#define noinline_fn	__attribute__((noinline))
 static volatile char *fault_page;
 
-static void __attribute__((noinline)) nothing(void)
+static void noinline_fn nothing(void)
 {
 	__asm__ __volatile__("" ::: "memory");
 }
@@ -321,14 +359,14 @@ static void __attribute__((noinline)) nothing(void)
  * Not a leaf, which compilers may leave without a frame, and faulting
  * only after a call, when its frame is surely set up.
  */
-static void __attribute__((noinline)) callee_that_faults(void)
+static void noinline_fn callee_that_faults(void)
 {
 	nothing();
 	fault_page[0] = 1;
 	__asm__ __volatile__("" ::: "memory");
 }
 
-static void __attribute__((noinline)) caller_of_fault(void)
+static void noinline_fn caller_of_fault(void)
 {
 	callee_that_faults();
 	__asm__ __volatile__("" ::: "memory");
@@ -444,6 +482,119 @@ TEST(callchain_in_kernel_has_kernel_frames)
 	ring_unmap(&r);
 	close(fd);
 	close(zero);
+}
+
+/* Records by type, and the period of the last sample. */
+struct type_count {
+	__u64	samples;
+	__u64	throttle;
+	__u64	unthrottle;
+	__u64	other;
+	__u64	last_period;
+};
+
+static void count_types(const struct perf_counter_header *h,
+			struct tally *t, void *arg)
+{
+	const __u64 *v = (const __u64 *)(h + 1);
+	struct type_count *c = arg;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		c->samples++;
+		c->last_period = v[0];
+		break;
+	case PERF_RECORD_THROTTLE:
+		c->throttle++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		c->unthrottle++;
+		break;
+	default:
+		c->other++;
+	}
+}
+
+/*
+ * With the maximum sample rate at 1000 a second, a burst of 500 faults
+ * sampled one by one is cut off within its tick (THROTTLE), and the
+ * first overflow in a later tick says sampling resumed (UNTHROTTLE).
+ *
+ * perf_events throttles a software counter only within one overflow of
+ * many periods, never one that overflows once per event: there is
+ * nothing to check on it.
+ */
+TEST(throttled_above_max_sample_rate)
+{
+	struct type_count c = {};
+	struct tally t = {};
+	struct ring r;
+	int fd, saved;
+
+	if (!backend_is_counter())
+		SKIP(return,
+		     "perf_event_open throttles no single overflow of a software counter");
+	saved = read_int_file(max_rate_path());
+	if (saved < 0 || !write_int_file(max_rate_path(), 1000))
+		SKIP(return, "cannot set %s (not root?)", max_rate_path());
+	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			  PERF_SAMPLE_PERIOD, false);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	touch_fresh_pages(500);
+	usleep(100 * 1000);
+	touch_fresh_pages(1);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, count_types, &c);
+	write_int_file(max_rate_path(), saved);
+
+	TH_LOG("%llu samples, %llu throttled, %llu unthrottled",
+	       c.samples, c.throttle, c.unthrottle);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(1, c.throttle);
+	EXPECT_LE(1, c.unthrottle);
+	EXPECT_GT(500, c.samples);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * attr.freq on an event counter: the period moves from one event
+ * towards what gives the asked rate, so far fewer samples than faults.
+ */
+TEST(event_frequency_adjusts_period)
+{
+	struct perf_counter_attr attr;
+	struct type_count c = {};
+	struct tally t = {};
+	struct ring r;
+	__u64 count;
+	int fd, i;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	attr.disabled = 1;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	for (i = 0; i < 40; i++)
+		touch_fresh_pages(FAULT_PAGES);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, count_types, &c);
+	count = counter_value(fd);
+
+	TH_LOG("%llu faults, %llu samples, last period %llu",
+	       count, c.samples, c.last_period);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(1, c.samples);
+	EXPECT_LT(c.samples * 4, count);
+	EXPECT_LT(1, c.last_period);
+	ring_unmap(&r);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
