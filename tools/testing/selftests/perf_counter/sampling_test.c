@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "counter_test.h"
@@ -595,6 +596,154 @@ TEST(event_frequency_adjusts_period)
 	EXPECT_LT(1, c.last_period);
 	ring_unmap(&r);
 	close(fd);
+}
+
+/* What the side-band test saw of its own doings. */
+struct side_band_check {
+	pid_t	child;
+	void	*map;
+	char	exe[PATH_MAX];
+	bool	fork, comm, mmap, ids;
+};
+
+static void check_side_band(const struct perf_counter_header *h,
+			    struct tally *t, void *arg)
+{
+	const __u32 *w = (const __u32 *)(h + 1);
+	const __u64 *v = (const __u64 *)(h + 1);
+	const __u32 *id = (const __u32 *)((const char *)h + h->size - 16);
+	struct side_band_check *c = arg;
+	pid_t me = getpid();
+
+	/* sample_id_all with TID and TIME: pid, tid and time end each one. */
+	if (id[0] != me || id[1] != me)
+		return;
+	switch (h->type) {
+	case PERF_RECORD_FORK:
+		c->fork |= w[0] == c->child && w[1] == me && w[2] == c->child &&
+			   w[3] == me && v[2] != 0;
+		break;
+	case PERF_RECORD_COMM:
+		c->comm |= w[0] == me && w[1] == me &&
+			   !strcmp((const char *)(w + 2), "side-band") &&
+			   !(h->misc & PERF_RECORD_MISC_COMM_EXEC);
+		break;
+	case PERF_RECORD_MMAP:
+		c->mmap |= w[0] == me && v[1] == (uintptr_t)c->map &&
+			   !strcmp((const char *)(v + 4), c->exe);
+		break;
+	}
+	c->ids = true;
+}
+
+/*
+ * A fork, a new name and an executable mapping of the task give FORK,
+ * COMM and MMAP records with the right pids, address and file name,
+ * each ending in the sample_id fields of the task that caused it.
+ */
+TEST(side_band_records_say_what_happened)
+{
+	struct side_band_check c = {};
+	struct perf_counter_attr attr;
+	char old_name[16] = "";
+	struct tally t = {};
+	struct ring r;
+	int fd, exe, status;
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", c.exe, sizeof(c.exe) - 1);
+	ASSERT_LT(0, len);
+	c.exe[len] = 0;
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	attr.sample_id_all = 1;
+	attr.comm = 1;
+	attr.mmap = 1;
+	attr.task = 1;
+	attr.disabled = 1;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	exe = open(c.exe, O_RDONLY);
+	ASSERT_LE(0, exe);
+	prctl(PR_GET_NAME, old_name);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+
+	c.child = fork();
+	ASSERT_LE(0, c.child);
+	if (!c.child)
+		_exit(0);
+	ASSERT_EQ(c.child, waitpid(c.child, &status, 0));
+	prctl(PR_SET_NAME, "side-band");
+	c.map = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_EXEC,
+		     MAP_PRIVATE, exe, 0);
+	ASSERT_NE(MAP_FAILED, c.map);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	prctl(PR_SET_NAME, old_name);
+	ring_drain(&r, &t, check_side_band, &c);
+
+	EXPECT_EQ(0, t.bad);
+	EXPECT_TRUE(c.fork);
+	EXPECT_TRUE(c.comm);
+	EXPECT_TRUE(c.mmap);
+	munmap(c.map, sysconf(_SC_PAGESIZE));
+	close(exe);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * PERF_SAMPLE_READ of a group: each sample carries the group's values,
+ * the leader's (the sampling counter) equal to its period count so far.
+ */
+TEST(sample_read_carries_the_group)
+{
+	struct perf_counter_attr attr;
+	struct type_count c = {};
+	__u64 rec[16], ids[2];
+	struct perf_counter_header first;
+	struct tally t = {};
+	struct ring r;
+	int leader, member;
+	__u64 head;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 16;
+	attr.sample_type = PERF_SAMPLE_READ;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.disabled = 1;
+	leader = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, leader) TH_LOG("open: %s", strerror(errno));
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	member = counter_open(&attr, 0, -1, leader, 0);
+	ASSERT_LE(0, member) TH_LOG("open: %s", strerror(errno));
+	ids[0] = counter_id(leader);
+	ids[1] = counter_id(member);
+	ASSERT_TRUE(ring_map(&r, leader, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(leader, PERF_COUNTER_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
+	touch_fresh_pages(FAULT_PAGES);
+	ASSERT_EQ(0, ioctl(leader, PERF_COUNTER_IOC_DISABLE, PERF_IOC_FLAG_GROUP));
+
+	/* The first sample: nr, then value and id of each. */
+	head = __atomic_load_n(&r.page->data_head, __ATOMIC_ACQUIRE);
+	ASSERT_LE(sizeof(struct perf_counter_header) + 5 * 8, head);
+	ring_copy(&r, 0, rec, sizeof(rec));
+	memcpy(&first, rec, sizeof(first));
+	EXPECT_EQ(PERF_RECORD_SAMPLE, first.type);
+	EXPECT_EQ(8 + 5 * 8, first.size);
+	EXPECT_EQ(2, rec[1]);
+	EXPECT_EQ(16, rec[2]);
+	EXPECT_EQ(ids[0], rec[3]);
+	EXPECT_LT(0, rec[4]);
+	EXPECT_EQ(ids[1], rec[5]);
+	ring_drain(&r, &t, count_types, &c);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(FAULT_PAGES / 16, c.samples);
+	ring_unmap(&r);
+	close(member);
+	close(leader);
 }
 
 TEST_HARNESS_MAIN

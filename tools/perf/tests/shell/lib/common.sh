@@ -60,6 +60,15 @@ wait_recording() {
 	done
 }
 
+# perf -v's stderr says both runs used the backend they were given:
+# $tmpdir/counter.err perf_counter_open, $tmpdir/event.err perf_event_open.
+expect_both_backends() {
+	grep -q 'Using perf_counter_open' "$tmpdir/counter.err" ||
+		fail "the counter run did not use perf_counter_open: $(cat "$tmpdir/counter.err")"
+	grep -q 'Using perf_event_open' "$tmpdir/event.err" ||
+		fail "the event run did not use perf_event_open: $(cat "$tmpdir/event.err")"
+}
+
 # The value column of a CSV line from 'perf stat -x,' for event $2 in file $1.
 csv_value() {
 	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
