@@ -245,7 +245,8 @@ void perf_counter_write_sample(struct perf_counter *counter,
 			       struct pt_regs *regs, u64 addr, u64 period);
 void perf_counter_write_throttle(struct perf_counter *counter, bool throttle);
 void perf_counter_write_comm(struct perf_counter *counter,
-			     struct task_struct *task, bool exec);
+			     struct task_struct *task, const char *comm,
+			     bool exec);
 void perf_counter_write_task(struct perf_counter *counter,
 			     struct task_struct *task, bool fork);
 void perf_counter_write_mmap(struct perf_counter *counter,

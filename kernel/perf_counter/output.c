@@ -13,6 +13,7 @@
 #include <linux/hugetlb.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -159,19 +160,18 @@ static void write_side_band(struct perf_counter *counter, u32 type, u16 misc,
 	rcu_read_unlock();
 }
 
-/* Kernel frames of @regs, then user frames by frame pointer. */
+/* Kernel frames of @regs, after their context marker. */
 static unsigned int callchain_kernel(struct pt_regs *regs, u64 *ips,
 				     unsigned int max)
 {
-	unsigned long entries[PERF_COUNTER_MAX_STACK];
-	unsigned int i, n;
+	unsigned int n;
 
 	if (!regs || user_mode(regs) || max < 2)
 		return 0;
-	n = stack_trace_save_regs(regs, entries, min(max - 1, ARRAY_SIZE(entries)), 0);
+	/* Saved in place: no array on a stack that may be the NMI's. */
+	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
+	n = stack_trace_save_regs(regs, (unsigned long *)(ips + 1), max - 1, 0);
 	ips[0] = PERF_CONTEXT_KERNEL;
-	for (i = 0; i < n; i++)
-		ips[i + 1] = entries[i];
 	return n + 1;
 }
 
@@ -180,6 +180,7 @@ struct user_frame {
 	unsigned long	ret;
 };
 
+/* User frames, after their context marker, followed by frame pointer. */
 static unsigned int callchain_user(struct pt_regs *regs, u64 *ips,
 				   unsigned int max)
 {
@@ -300,7 +301,13 @@ struct sample_data {
 	u64			ips[PERF_COUNTER_MAX_STACK + 2];
 };
 
-static DEFINE_PER_CPU(struct sample_data, sample_scratch);
+/*
+ * One scratch area per CPU and context level (task, softirq, hardirq,
+ * NMI): a sample written in an NMI may interrupt one being gathered in
+ * an interrupt handler, which may interrupt one of the task's.
+ */
+#define SAMPLE_CONTEXT_LEVELS	4
+static DEFINE_PER_CPU(struct sample_data, sample_scratch[SAMPLE_CONTEXT_LEVELS]);
 
 static unsigned int sample_size(struct perf_counter *counter,
 				const struct sample_data *d)
@@ -354,13 +361,15 @@ static void sample_write(struct perf_counter_output *out,
 
 /*
  * Write a sample of @counter for an event at @regs (the interrupted or
- * faulting context).  Interrupts are off: the per-CPU scratch area is
- * ours until we return.
+ * faulting context).  Interrupts are off, so only a writer of a higher
+ * context level (an NMI) can come in on this CPU before we return: the
+ * scratch area of our level is ours.
  */
 void perf_counter_write_sample(struct perf_counter *counter,
 			       struct pt_regs *regs, u64 addr, u64 period)
 {
-	struct sample_data *d = this_cpu_ptr(&sample_scratch);
+	struct sample_data *d =
+		this_cpu_ptr(&sample_scratch[interrupt_context_level()]);
 	u64 type = counter->attr.sample_type;
 	struct perf_counter_output out;
 	struct perf_counter_buffer *rb;
@@ -427,13 +436,13 @@ static void comm_fill(struct perf_counter_output *out, const void *arg)
 	perf_counter_output_copy(out, name, c->len);
 }
 
+/* @comm: @task's name, read before any counter's lock was taken. */
 void perf_counter_write_comm(struct perf_counter *counter,
-			     struct task_struct *task, bool exec)
+			     struct task_struct *task, const char *comm,
+			     bool exec)
 {
-	char comm[TASK_COMM_LEN];
 	struct comm_body c = { task, comm };
 
-	get_task_comm(comm, task);
 	c.len = ALIGN(strlen(comm) + 1, sizeof(u64));
 	write_side_band(counter, PERF_RECORD_COMM,
 			exec ? PERF_RECORD_MISC_COMM_EXEC : 0,

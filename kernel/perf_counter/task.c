@@ -379,6 +379,7 @@ static bool wants_comm(const struct perf_counter *counter)
 
 struct comm_arg {
 	struct task_struct	*task;
+	char			comm[TASK_COMM_LEN];
 	bool			exec;
 };
 
@@ -386,16 +387,18 @@ static void emit_comm(struct perf_counter *counter, void *arg)
 {
 	struct comm_arg *c = arg;
 
-	perf_counter_write_comm(counter, c->task, c->exec);
+	perf_counter_write_comm(counter, c->task, c->comm, c->exec);
 }
 
 /* From __set_task_comm(): @task got a new name (by exec or prctl). */
 void perf_counter_comm(struct task_struct *task, bool exec)
 {
-	struct comm_arg c = { task, exec };
+	struct comm_arg c = { .task = task, .exec = exec };
 
-	if (task != current)
+	if (task != current || !atomic_read(&perf_counter_side_band_users))
 		return;
+	/* The name is read under task_lock(), never inside a ctx->lock. */
+	get_task_comm(c.comm, task);
 	side_band(wants_comm, emit_comm, &c);
 }
 

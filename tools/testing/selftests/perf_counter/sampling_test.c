@@ -130,29 +130,42 @@ static void burn_cpu_ms(unsigned int ms)
 		burn_cpu();
 }
 
+/* A clock sample (TIME, PERIOD) must say the period asked for. */
+static void count_clock_sample(const struct perf_counter_header *h,
+			       struct tally *t, void *arg)
+{
+	const __u64 *body = (const __u64 *)(h + 1);
+	const __u64 *period = arg;
+
+	count_record(h, t, NULL);
+	if (h->type == PERF_RECORD_SAMPLE && body[1] != *period)
+		t->bad++;
+}
+
 /*
- * cpu-clock sampling every millisecond of 300 ms of CPU time: each
- * sample says the period asked for, and their number is within a third
- * of 300 (an emulated CPU delays timers, never fires extra ones).
+ * cpu-clock sampling at @hz (a period of 1/@hz s, or attr.freq) over
+ * 300 ms of CPU time: each sample says that period, and their number is
+ * within a third of 300 ms * @hz (an emulated CPU delays timers, never
+ * fires extra ones).
  */
-static void check_clock_rate(struct __test_metadata *_metadata, bool freq)
+static void check_clock_rate(struct __test_metadata *_metadata,
+			     unsigned int hz, bool freq)
 {
 	struct tally t = { .sample_size = sizeof(struct perf_counter_header) +
 					  2 * sizeof(__u64) };
+	__u64 period = 1000000000ULL / hz, used, start, expected;
 	struct perf_counter_attr attr;
 	struct ring r;
-	__u64 used, start;
 	int fd;
 
 	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	attr.sample_type = PERF_SAMPLE_PERIOD | PERF_SAMPLE_TIME;
 	attr.disabled = 1;
-	if (freq) {
-		attr.freq = 1;
-		attr.sample_freq = 1000;
-	} else {
-		attr.sample_period = 1000000;
-	}
+	attr.freq = freq;
+	if (freq)
+		attr.sample_freq = hz;
+	else
+		attr.sample_period = period;
 	fd = counter_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
@@ -162,25 +175,29 @@ static void check_clock_rate(struct __test_metadata *_metadata, bool freq)
 	burn_cpu_ms(300);
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
 	used = thread_cpu_ns() - start;
-	ring_drain(&r, &t, count_record, NULL);
+	ring_drain(&r, &t, count_clock_sample, &period);
 
-	TH_LOG("%llu samples in %llu ms of CPU time", t.samples, used / 1000000);
+	expected = used / period;
+	TH_LOG("%u Hz: %llu samples in %llu ms of CPU time (%llu expected)",
+	       hz, t.samples, used / 1000000, expected);
 	EXPECT_EQ(0, t.bad);
 	EXPECT_EQ(0, t.lost);
-	EXPECT_LE(used / 1000000 * 2 / 3, t.samples);
-	EXPECT_GE(used / 1000000 + 2, t.samples);
+	EXPECT_LE(expected * 2 / 3, t.samples);
+	EXPECT_GE(expected + 2, t.samples);
 	ring_unmap(&r);
 	close(fd);
 }
 
 TEST(cpu_clock_period_rate)
 {
-	check_clock_rate(_metadata, false);
+	check_clock_rate(_metadata, 1000, false);
 }
 
-TEST(cpu_clock_frequency_rate)
+TEST(cpu_clock_frequency_rates)
 {
-	check_clock_rate(_metadata, true);
+	check_clock_rate(_metadata, 250, true);
+	check_clock_rate(_metadata, 1000, true);
+	check_clock_rate(_metadata, 2000, true);
 }
 
 static const char *max_rate_path(void)
