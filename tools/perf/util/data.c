@@ -2140,41 +2140,80 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	return ret;
 }
 
+/*
+ * The time a kernel record is ordered by, read in place: the record is
+ * decoded (and checked) once, when it is delivered.  *has_time as in
+ * decode(); -EINVAL where decode() would fail before the sample fields.
+ */
+static int record_time(struct perf_session *s, const union perf_event *ev,
+		       u64 *time, bool *has_time)
+{
+	const u64 *p = ev->array;
+	u32 n = ev->header.size / sizeof(u64);
+	struct perf_session_attr *a;
+	u64 t;
+	u32 pos;
+
+	*has_time = false;
+	if ((ev->header.size & 7) || attr_of(s, ev, &a))
+		return -EINVAL;
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
+			return 0;
+		t = a->attr.sample_type;
+		/* The header is p[0]; IDENTIFIER, IP and TID come first. */
+		pos = 1 + !!(t & PERF_SAMPLE_IDENTIFIER) +
+		      !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+		if (pos >= n)
+			return -EINVAL;
+	} else {
+		if (!s->sample_id_all || !s->nr_attrs)
+			return 0;
+		t = a ? a->attr.sample_type : s->attrs[0].attr.sample_type;
+		pos = perf_sample_id_size(t) / sizeof(u64);
+		if (!(t & PERF_SAMPLE_TIME) || pos >= n)
+			return 0;
+		pos = n - pos + !!(t & PERF_SAMPLE_TID);
+	}
+	*time = p[pos];
+	*has_time = true;
+	return 0;
+}
+
 static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 			perf_session_event_fn fn, void *ctx)
 {
 	struct perf_session_queue *q = s->queue;
 	const union perf_event *ev = aligned(s, rec);
-	struct perf_session_attr *attr;
-	struct perf_sample sample;
+	u64 time;
 	struct oe_event *e;
 	bool has_time;
 
-	if (decode(s, ev, &sample, &attr, &has_time) < 0)
+	if (record_time(s, ev, &time, &has_time) < 0)
 		return decode_error(s, pos, ev);
 	if (!has_time)
-		sample.time = q->last_time;
+		time = q->last_time;
 	/*
 	 * Time 0 is what records synthesized before counting started
 	 * carry: perf delivers those at once, and so do we.
 	 */
-	if (!sample.time || sample.time == UINT64_MAX)
+	if (!time || time == UINT64_MAX)
 		return deliver(s, rec, pos, fn, ctx);
-	if (sample.time < q->last_flushed)
+	if (time < q->last_flushed)
 		s->stats.nr_unordered++;
 	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
 		return -ENOMEM;
 	e = &q->incoming[q->nr_incoming];
-	e->time = sample.time;
+	e->time = time;
 	e->pos = pos;
 	e->chunk = NULL;
 	e->rec = s->stream ? queue_copy(q, rec, &e->chunk) : rec;
 	if (!e->rec)
 		return -ENOMEM;
 	q->nr_incoming++;
-	q->last_time = sample.time;
-	if (sample.time > q->max_time)
-		q->max_time = sample.time;
+	q->last_time = time;
+	if (time > q->max_time)
+		q->max_time = time;
 	/* A file without rounds must not queue all of itself. */
 	if (q->nr_incoming + q->nr_pending >= OE_MAX_QUEUED)
 		return queue_flush(s, q->last_time < q->max_time ?

@@ -223,11 +223,19 @@ static struct symtab *kernel__module_table(void *arg, const char *name)
 	return &mod->symtab;
 }
 
+/*
+ * --kallsyms names the file; else /proc/kallsyms, except under --symfs:
+ * this machine's kernel is not the one the symfs holds the files of, so
+ * as in Linux perf its kernel symbols are not used there.
+ */
 static int dso__load_kernel(struct dso *dso)
 {
-	const char *path = symbol_conf.kallsyms ? symbol_conf.kallsyms :
-			   "/proc/kallsyms";
+	const char *path = symbol_conf.kallsyms;
 
+	if (!path && symbol_conf.symfs && *symbol_conf.symfs)
+		return -ENOENT;
+	if (!path)
+		path = "/proc/kallsyms";
 	dso->symsrc = arena__strdup(dsos.arena, path);
 	return symtab__load_kallsyms(&dso->symtab, path,
 				     dso->ref_name[0] ? dso->ref_name : NULL,

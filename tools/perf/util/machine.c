@@ -795,6 +795,15 @@ static u8 machine__addr_cpumode(const struct machine *m, u8 cpumode, u64 ip)
 				       PERF_RECORD_MISC_USER;
 }
 
+static void al__set_map(struct addr_location *al, struct map *map)
+{
+	al->map = map;
+	al->dso = map->dso;
+	al->addr = map__map_ip(map, al->addr);
+	al->sym = dso__find_symbol(map->dso, al->addr);
+}
+
+/* A sample's address: a miss in its mode's maps tries its half's. */
 static void thread__resolve(struct machine *m, struct thread *t, u8 cpumode,
 			    u64 ip, struct addr_location *al)
 {
@@ -816,12 +825,8 @@ static void thread__resolve(struct machine *m, struct thread *t, u8 cpumode,
 			al->cpumode = cpumode;
 		}
 	}
-	if (!map)
-		return;
-	al->map = map;
-	al->dso = map->dso;
-	al->addr = map__map_ip(map, ip);
-	al->sym = dso__find_symbol(map->dso, al->addr);
+	if (map)
+		al__set_map(al, map);
 }
 
 int machine__resolve(struct machine *m, u32 pid, u32 tid, u8 cpumode, u64 ip,
@@ -858,6 +863,7 @@ static int context_cpumode(u64 marker)
 int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 				  u8 *cpumode, u64 ip, struct addr_location *al)
 {
+	struct map *map;
 	int mode;
 
 	if (ip >= PERF_CONTEXT_MAX) {
@@ -870,7 +876,17 @@ int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 	mode = *cpumode;
 	if (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
 		mode = machine__addr_cpumode(m, PERF_RECORD_MISC_USER, ip);
-	thread__resolve(m, thread, mode, ip, al);
+	/*
+	 * Unlike a sample's address, a frame is looked up in its context's
+	 * maps only: user stacks walked through frame pointers hold stray
+	 * values, and one in the kernel's half is no kernel function.
+	 */
+	memset(al, 0, sizeof(*al));
+	al->thread = thread;
+	al->addr = ip;
+	map = machine__find_map(m, thread, mode, ip, al);
+	if (map)
+		al__set_map(al, map);
 	return 0;
 }
 

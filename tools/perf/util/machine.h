@@ -127,8 +127,8 @@ int machine__resolve(struct machine *m, u32 pid, u32 tid, u8 cpumode, u64 ip,
 
 /*
  * One callchain entry: PERF_CONTEXT_{KERNEL,USER,HV} switch *@cpumode and
- * return 1 (nothing to show); other entries are resolved in *@cpumode (by
- * the address's half while it is unknown) and return 0.  Any other value
+ * return 1 (nothing to show); other entries are resolved in the maps of
+ * *@cpumode only (of the address's half while it is unknown) and return 0.  Any other value
  * at or above PERF_CONTEXT_MAX returns -EINVAL: the chain is corrupt and
  * the caller drops all of it, as Linux perf does.
  */

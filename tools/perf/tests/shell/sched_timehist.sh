@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf sched record/timehist equal Linux perf's on both tools' files
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/sched.sh"
 need_root
 need_linux_perf
 need_tracepoint sched sched_switch
@@ -19,48 +20,6 @@ $LINUX_PERF sched record -g -o "$tmpdir/lin-g.data" -- $wl 2>/dev/null ||
 	fail "perf sched record failed"
 "$PERF" sched record -q -g -o "$tmpdir/ours-g.data" -- $wl ||
 	fail "perf sched record -g failed"
-
-# Lines must be equal, except that a frame Linux perf leaves
-# "[unknown]" may have a name in ours: Linux perf sched timehist does
-# not read MMAP2 records, so it resolves no user-space frame.  Such a
-# name may hold spaces (C++ templates), never an empty string.
-same_lines() {
-	awk '
-	function frames_match(l, o,   nl, no, L, O, i, k) {
-		nl = split(l, L, / <- /)
-		no = split(o, O, / <- /)
-		if (nl != no)
-			return 0
-		for (i = 1; i <= nl; i++) {
-			if (L[i] == O[i])
-				continue
-			if (L[i] !~ /\[unknown\]$/)
-				return 0
-			k = length(L[i]) - length("[unknown]")
-			if (substr(L[i], 1, k) != substr(O[i], 1, k) ||
-			    substr(O[i], k + 1) == "")
-				return 0
-		}
-		return 1
-	}
-	NR == FNR { lin[FNR] = $0; nlin = FNR; next }
-	{
-		if (!(FNR in lin) || !frames_match(lin[FNR], $0)) {
-			printf "line %d differs:\n  linux: %s\n  ours:  %s\n", FNR, lin[FNR], $0
-			bad = 1
-			exit 1
-		}
-		nours = FNR
-	}
-	END {
-		if (bad)
-			exit 1
-		if (nours != nlin) {
-			printf "linux has %d lines, ours %d\n", nlin, nours
-			exit 1
-		}
-	}' "$1" "$2"
-}
 
 same_timehist() {
 	file=$1
