@@ -248,29 +248,46 @@ static int run_timehist(const char *path, char **text)
 	return ret;
 }
 
+/*
+ * Write @kf to a temporary file and run timehist on it: the result is
+ * timehist's, an error of writing the file comes back in *write_err.
+ */
+static int timehist_of_file(struct kvm_file *kf, int *write_err, char **text)
+{
+	char path[] = "/tmp/perf-test-sched-XXXXXX";
+	int fd, ret = 0;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		*write_err = -errno;
+		return 0;
+	}
+	close(fd);
+	*write_err = write_kvm_file(kf, path);
+	if (kf->tep)
+		tep_free(kf->tep);
+	kf->tep = NULL;
+	if (!*write_err)
+		ret = run_timehist(path, text);
+	unlink(path);
+	return ret;
+}
+
 int test__sched_kvm(struct test_ctx *ctx)
 {
 	struct kvm_file kf = {
 		.names = kvm_events, .nr = NR_EV,
 		.put_records = put_vcpu_records,
 	};
-	char path[] = "/tmp/perf-test-kvm-XXXXXX";
 	char line[160], *text = NULL;
-	int fd, ret;
+	int ret, write_err;
 
 	if (!have_tracepoint("kvm", "kvm_entry") ||
 	    !have_tracepoint("kvm", "kvm_exit") ||
 	    !have_tracepoint("sched", "sched_switch"))
 		return test_skip(ctx, "kvm:kvm_entry/kvm_exit formats not in tracefs (load the kvm module, mount tracefs as root)");
-	fd = mkstemp(path);
-	TEST_ASSERT(ctx, fd >= 0, "temporary file");
-	close(fd);
-	ret = write_kvm_file(&kf, path);
-	if (kf.tep)
-		tep_free(kf.tep);
-	TEST_ASSERT(ctx, !ret, "write the file: %s", strerror(-ret));
-	ret = run_timehist(path, &text);
-	unlink(path);
+	ret = timehist_of_file(&kf, &write_err, &text);
+	TEST_ASSERT(ctx, !write_err, "write the file: %s", strerror(-write_err));
 	TEST_ASSERT(ctx, !ret && text, "timehist ran");
 	pr_test(ctx, "%s", text);
 	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[501/500]",
@@ -300,21 +317,13 @@ int test__sched_no_switch(struct test_ctx *ctx)
 	struct kvm_file kf = {
 		.names = events, .nr = 1, .put_records = put_wakeup,
 	};
-	char path[] = "/tmp/perf-test-sched-XXXXXX";
 	char *text = NULL;
-	int fd, ret;
+	int ret, write_err;
 
 	if (!have_tracepoint("sched", "sched_wakeup"))
 		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
-	fd = mkstemp(path);
-	TEST_ASSERT(ctx, fd >= 0, "temporary file");
-	close(fd);
-	ret = write_kvm_file(&kf, path);
-	if (kf.tep)
-		tep_free(kf.tep);
-	TEST_ASSERT(ctx, !ret, "write the file: %s", strerror(-ret));
-	ret = run_timehist(path, &text);
-	unlink(path);
+	ret = timehist_of_file(&kf, &write_err, &text);
+	TEST_ASSERT(ctx, !write_err, "write the file: %s", strerror(-write_err));
 	TEST_ASSERT(ctx, ret == -EINVAL && text && !strstr(text, "task name"),
 		    "a file without sched_switch is refused before any line (%d)",
 		    ret);
