@@ -145,8 +145,9 @@ static void count_clock_sample(const struct perf_counter_header *h,
 /*
  * cpu-clock sampling at @hz (a period of 1/@hz s, or attr.freq) over
  * 300 ms of CPU time: each sample says that period, and their number is
- * within a third of 300 ms * @hz (an emulated CPU delays timers, never
- * fires extra ones).
+ * 300 ms * @hz, less a third at most (an emulated CPU delays timers) or
+ * more by a tenth (the clock runs while the task is on the CPU, also
+ * through time a hypervisor steals, which CPU time leaves out).
  */
 static void check_clock_rate(struct __test_metadata *_metadata,
 			     unsigned int hz, bool freq)
@@ -183,7 +184,7 @@ static void check_clock_rate(struct __test_metadata *_metadata,
 	EXPECT_EQ(0, t.bad);
 	EXPECT_EQ(0, t.lost);
 	EXPECT_LE(expected * 2 / 3, t.samples);
-	EXPECT_GE(expected + 2, t.samples);
+	EXPECT_GE(expected + expected / 10 + 2, t.samples);
 	ring_unmap(&r);
 	close(fd);
 }
@@ -462,6 +463,55 @@ TEST(callchain_of_fault_has_user_frames)
 	EXPECT_LE(1, c.samples);
 	EXPECT_TRUE(c.callee_ip);
 	EXPECT_TRUE(c.caller_ret);
+	ring_unmap(&r);
+	close(fd);
+	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
+}
+
+/* What a fault sample (IP, ADDR) says about the page fault_page. */
+struct addr_check {
+	__u64	samples;
+	bool	found;
+};
+
+static void check_fault_addr(const struct perf_counter_header *h,
+			     struct tally *t, void *arg)
+{
+	const __u64 *v = (const __u64 *)(h + 1);
+	struct addr_check *c = arg;
+
+	if (h->type != PERF_RECORD_SAMPLE || h->size != sizeof(*h) + 16) {
+		count_record(h, t, NULL);
+		return;
+	}
+	c->samples++;
+	if (v[1] == (uintptr_t)fault_page && within(v[0], callee_that_faults))
+		c->found = true;
+}
+
+/* PERF_SAMPLE_ADDR of a page fault is the address that faulted. */
+TEST(fault_sample_says_the_address)
+{
+	struct addr_check c = {};
+	struct tally t = {};
+	struct ring r;
+	int fd;
+
+	fault_page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, fault_page);
+	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
+			  PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, false);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
+	caller_of_fault();
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ring_drain(&r, &t, check_fault_addr, &c);
+
+	EXPECT_EQ(0, t.bad);
+	EXPECT_LE(1, c.samples);
+	EXPECT_TRUE(c.found);
 	ring_unmap(&r);
 	close(fd);
 	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
