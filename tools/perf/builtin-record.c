@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <perf/backend.h>
 #include <perf/evlist.h>
@@ -21,6 +22,7 @@
 #include "util/parse-options.h"
 #include "util/record.h"
 #include "util/target.h"
+#include "util/tod.h"
 #include "util/trace-data.h"
 #include "util/workload.h"
 
@@ -51,6 +53,8 @@ struct record_cmd {
 	struct workload wl;
 	size_t id_size;
 	bool default_event;
+	const char *clock_name;		/* -k */
+	int clockid;			/* -1: the kernel's perf clock */
 };
 
 static volatile sig_atomic_t record_done;
@@ -138,6 +142,10 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 	a->enable_on_exec = record_is_workload_only(cmd);
 	a->sample_id_all = 1;
 	a->exclude_guest = 1;
+	if (cmd->clockid >= 0) {
+		a->use_clockid = 1;
+		a->clockid = cmd->clockid;
+	}
 	/* One event carries the side-band records, the others need not. */
 	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = tracking;
 }
@@ -251,6 +259,25 @@ static int record_add_tracing_data(struct record_cmd *cmd)
 	info->tracing_data = b.data;
 	info->tracing_data_size = b.len;
 	perf_feat_set(info->features, HEADER_TRACING_DATA);
+	return 0;
+}
+
+/* With -k, where event times stand against the time of day. */
+static int record_add_clock(struct record_cmd *cmd)
+{
+	struct timespec res = { 0 };
+	struct tod tod;
+	int err;
+
+	if (cmd->clockid < 0)
+		return 0;
+	err = tod_take_reference(cmd->clockid, &tod);
+	if (err)
+		return err;
+	clock_getres(cmd->clockid, &res);
+	perf_header_info__set_clock(&cmd->writer.info, cmd->clockid,
+				    (u64)res.tv_sec * 1000000000ULL + res.tv_nsec,
+				    tod.tod_ns, tod.clock_ns);
 	return 0;
 }
 
@@ -438,6 +465,8 @@ static int record_run(struct record_cmd *cmd)
 	if (!err)
 		err = record_add_tracing_data(cmd);
 	if (!err)
+		err = record_add_clock(cmd);
+	if (!err)
 		err = perf_header_info__set_cmdline(&cmd->writer.info,
 						    cmd->orig_argc,
 						    cmd->orig_argv);
@@ -508,6 +537,11 @@ static void record_check_options(struct record_cmd *cmd,
 	if (cmd->period && cmd->freq)
 		usage_with_options_msg(record_usage, options,
 				       "-c and -F are exclusive");
+	cmd->clockid = cmd->clock_name ? tod_parse_clockid(cmd->clock_name) : -1;
+	if (cmd->clock_name && cmd->clockid < 0)
+		usage_with_options_msg(record_usage, options,
+				       "unknown clock '%s' for -k (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
+				       cmd->clock_name);
 	if (!cmd->mmap_pages || (cmd->mmap_pages & (cmd->mmap_pages - 1)))
 		usage_with_options_msg(record_usage, options,
 				       "-m needs a power of two number of pages");
@@ -521,6 +555,12 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK('e', "event", &cmd.target, "event",
 			     "event selector, see 'perf list'",
 			     target__add_event),
+		OPT_CALLBACK(0, "filter", &cmd.target, "filter",
+			     "tracepoint filter for the -e before it",
+			     target__add_filter),
+		OPT_CALLBACK_NOARG(0, "exclude-perf", &cmd.target,
+				   "do not record perf's own events of the -e before it",
+				   target__exclude_perf),
 		OPT_BOOLEAN('a', "all-cpus", &cmd.target.system_wide,
 			    "system-wide collection from all CPUs"),
 		OPT_STRING('C', "cpu", &cmd.target.cpu_list, "cpu",
@@ -547,6 +587,8 @@ int cmd_record(int argc, const char **argv)
 			    "do not sample child tasks"),
 		OPT_BOOLEAN('R', "raw-samples", &cmd.raw_samples,
 			    "raw tracepoint data in samples (always on for tracepoints)"),
+		OPT_STRING('k', "clockid", &cmd.clock_name, "clockid",
+			   "time stamps from this clock (monotonic, realtime, ...), with a time-of-day reference in the file"),
 		OPT_BOOLEAN('q', "quiet", &cmd.quiet, "no closing messages"),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()

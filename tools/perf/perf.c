@@ -26,6 +26,7 @@ static const struct cmd_struct commands[] = {
 	{ "record", cmd_record, "Sample a command, tasks or CPUs into perf.data" },
 	{ "report", cmd_report, "Show where the samples of a perf.data fell" },
 	{ "sched", cmd_sched, "Record and analyse scheduler events" },
+	{ "trace", cmd_trace, "Trace the syscalls of a command, tasks or the system" },
 	{ "stat", cmd_stat, "Count events while a command runs" },
 	{ "test", cmd_test, "Run the self-tests, or a bundled workload (-w)" },
 	{ "version", cmd_version, "Show the version" },

@@ -34,6 +34,7 @@ void perf_evsel__delete(struct perf_evsel *evsel)
 	if (!evsel)
 		return;
 	perf_evsel__close(evsel);
+	free(evsel->filter);
 	free(evsel->name);
 	free(evsel);
 }
@@ -41,6 +42,21 @@ void perf_evsel__delete(struct perf_evsel *evsel)
 bool perf_evsel__is_open(const struct perf_evsel *evsel)
 {
 	return evsel->fd != NULL;
+}
+
+int perf_evsel__append_filter(struct perf_evsel *evsel, const char *filter)
+{
+	char *joined;
+
+	if (!evsel->filter)
+		joined = strdup(filter);
+	else if (asprintf(&joined, "(%s) && (%s)", evsel->filter, filter) < 0)
+		joined = NULL;
+	if (!joined)
+		return -ENOMEM;
+	free(evsel->filter);
+	evsel->filter = joined;
+	return 0;
 }
 
 static int evsel__alloc_tables(struct perf_evsel *evsel, int ncpus,
@@ -80,6 +96,7 @@ int perf_evsel__open(struct perf_evsel *evsel, struct perf_cpu_map *cpus,
 	int c, t, err;
 
 	evsel->open_errno = 0;
+	evsel->filter_failed = false;
 	err = evsel__alloc_tables(evsel, cpus->nr, threads->nr);
 	if (err)
 		return err;
@@ -98,6 +115,11 @@ int perf_evsel__open(struct perf_evsel *evsel, struct perf_cpu_map *cpus,
 			if (fd < 0)
 				goto fail;
 			PERF_EVSEL_FD(evsel, c, t) = fd;
+			if (evsel->filter &&
+			    ioctl(fd, PERF_COUNTER_IOC_SET_FILTER, evsel->filter)) {
+				evsel->filter_failed = true;
+				goto fail;
+			}
 			if (ioctl(fd, PERF_COUNTER_IOC_ID,
 				  &evsel->id[c * threads->nr + t]) < 0)
 				evsel->id[c * threads->nr + t] = 0;

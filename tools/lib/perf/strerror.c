@@ -34,6 +34,12 @@ static const char *access_advice(const struct perf_evsel *evsel, char *buf,
 const char *perf_strerror_open(int err, const struct perf_evsel *evsel,
 			       char *buf, size_t size)
 {
+	if (evsel->filter_failed) {
+		snprintf(buf, size,
+			 "The kernel rejected the filter '%s' of '%s' (%s): check the field names in the event's tracefs format file.",
+			 evsel->filter, evsel->name, strerror(err));
+		return buf;
+	}
 	switch (err) {
 	case EACCES:
 	case EPERM:

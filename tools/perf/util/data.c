@@ -138,10 +138,23 @@ int perf_data_writer__open_fd(struct perf_data_writer *w, int fd, bool pipe)
 
 int perf_data_writer__open(struct perf_data_writer *w, const char *path)
 {
+	struct stat st;
 	int fd, err;
 
 	if (!strcmp(path, "-"))
 		return perf_data_writer__open_fd(w, STDOUT_FILENO, true);
+	/* A FIFO (or /proc/self/fd/N of a pipe) gets the pipe format. */
+	if (!stat(path, &st) && S_ISFIFO(st.st_mode)) {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = perf_data_writer__open_fd(w, fd, true);
+		if (err)
+			close(fd);
+		else
+			w->own_fd = true;
+		return err;
+	}
 	err = backup_old(path);
 	if (err)
 		return err;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <perf/parse-events.h>
 #include "target.h"
 
@@ -19,6 +20,46 @@ int target__add_event(const struct option *opt, const char *arg, int unset)
 		return -1;
 	}
 	t->events[t->nr_events++] = arg;
+	return 0;
+}
+
+static int last_event(const struct target *t, const char *opt)
+{
+	if (t->nr_events)
+		return t->nr_events - 1;
+	fprintf(stderr, "  Error: %s must follow the -e tracepoint it applies to\n",
+		opt);
+	return -1;
+}
+
+int target__add_filter(const struct option *opt, const char *arg, int unset)
+{
+	struct target *t = opt->value;
+	int i = last_event(t, "--filter");
+
+	(void)unset;
+	if (i < 0)
+		return -1;
+	if (t->filters[i]) {
+		fprintf(stderr, "  Error: -e %s has two --filter options: join them with &&\n",
+			t->events[i]);
+		return -1;
+	}
+	t->filters[i] = arg;
+	return 0;
+}
+
+int target__exclude_perf(const struct option *opt, const char *arg,
+			 int unset)
+{
+	struct target *t = opt->value;
+	int i = last_event(t, "--exclude-perf");
+
+	(void)arg;
+	(void)unset;
+	if (i < 0)
+		return -1;
+	t->exclude_perf[i] = true;
 	return 0;
 }
 
@@ -44,19 +85,51 @@ const char *target__check(const struct target *t, bool has_command)
 	return NULL;
 }
 
+/*
+ * Filters go to the tracepoints that one -e added (its evsels follow
+ * @first in the list); an event that is no tracepoint cannot take one.
+ */
+static int apply_filters(const struct target *t, int i,
+			 struct perf_evsel *first)
+{
+	struct perf_evsel *pos;
+	char self[32];
+
+	snprintf(self, sizeof(self), "common_pid != %d", (int)getpid());
+	for (pos = first; pos; pos = pos->next) {
+		if (pos->attr.type != PERF_TYPE_TRACEPOINT) {
+			fprintf(stderr, "  Error: --filter and --exclude-perf need tracepoints; '%s' is not one\n",
+				pos->name);
+			return -EINVAL;
+		}
+		if ((t->filters[i] &&
+		     perf_evsel__append_filter(pos, t->filters[i])) ||
+		    (t->exclude_perf[i] &&
+		     perf_evsel__append_filter(pos, self)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int target__parse_events(struct target *t, struct perf_evlist *evlist,
 			 const char *default_events)
 {
 	struct parse_events_error err;
+	struct perf_evsel *before;
 	int i;
 
 	if (!t->nr_events)
 		t->events[t->nr_events++] = default_events;
 	for (i = 0; i < t->nr_events; i++) {
+		before = evlist->last;
 		if (parse_events(evlist, t->events[i], &err)) {
 			parse_events_error__print(&err, t->events[i], stderr);
 			return -EINVAL;
 		}
+		if ((t->filters[i] || t->exclude_perf[i]) &&
+		    apply_filters(t, i, before ? before->next :
+				  evlist->first))
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -15,6 +15,8 @@ struct target {
 	const char *pid_list;
 	const char *tid_list;
 	const char *events[64];
+	const char *filters[64];	/* --filter after events[i] */
+	bool exclude_perf[64];		/* --exclude-perf after events[i] */
 	int nr_events;
 };
 
@@ -25,6 +27,10 @@ enum target_cpus {
 };
 
 int target__add_event(const struct option *opt, const char *arg, int unset);
+/* --filter and --exclude-perf: they apply to the -e given before them. */
+int target__add_filter(const struct option *opt, const char *arg, int unset);
+int target__exclude_perf(const struct option *opt, const char *arg,
+			 int unset);
 bool target__has_tasks(const struct target *t);
 bool target__has_cpus(const struct target *t);
 const char *target__check(const struct target *t, bool has_command);

@@ -161,8 +161,90 @@ static int put_subsys(struct perf_fbuf *b, const char * const *events,
 	return 0;
 }
 
+static int trace_data__build_exact(struct perf_fbuf *b,
+				   const char * const *events, int nr);
+
+struct name_list {
+	char **names;
+	int nr;
+	int cap;
+};
+
+/* Takes @name, a malloc()ed string. */
+static int name_list__push(struct name_list *l, char *name)
+{
+	if (!name)
+		return -ENOMEM;
+	if (l->nr == l->cap) {
+		int cap = l->cap ? l->cap * 2 : 512;
+		char **bigger = realloc(l->names, cap * sizeof(*bigger));
+
+		if (!bigger) {
+			free(name);
+			return -ENOMEM;
+		}
+		l->names = bigger;
+		l->cap = cap;
+	}
+	l->names[l->nr++] = name;
+	return 0;
+}
+
+static int name_list__add(const char *subsys, const char *name, void *data)
+{
+	char *full;
+
+	if (asprintf(&full, "%s:%s", subsys, name) < 0)
+		full = NULL;
+	return name_list__push(data, full);
+}
+
+static bool has_raw_syscalls(const char * const *events, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strncmp(events[i], "raw_syscalls:", 13))
+			return true;
+	return false;
+}
+
+/*
+ * raw_syscalls samples carry a syscall number and six words; what the
+ * words mean (names, types) is in the formats of syscalls:sys_enter_*.
+ * With them in the file, perf trace decodes arguments on any machine.
+ */
+static int build_with_syscalls(struct perf_fbuf *b, const char * const *events,
+			       int nr)
+{
+	struct name_list l = { 0 };
+	int i, err = 0;
+
+	for (i = 0; i < nr && !err; i++)
+		if (strncmp(events[i], "syscalls:", 9))
+			err = name_list__push(&l, strdup(events[i]));
+	if (!err)
+		err = tracefs_walk_events("syscalls:sys_enter_*", name_list__add,
+					  &l);
+	if (!err)
+		err = trace_data__build_exact(b, (const char * const *)l.names,
+					      l.nr);
+	for (i = 0; i < l.nr; i++)
+		free(l.names[i]);
+	free(l.names);
+	return err;
+}
+
 int trace_data__build(struct perf_fbuf *b, const char * const *events,
 		      int nr)
+{
+	if (has_raw_syscalls(events, nr))
+		return build_with_syscalls(b, events, nr);
+	return trace_data__build_exact(b, events, nr);
+}
+
+static int trace_data__build_exact(struct perf_fbuf *b,
+				   const char * const *events, int nr)
 {
 	u32 systems = 0;
 	int i, err;

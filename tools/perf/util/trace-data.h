@@ -29,8 +29,10 @@ struct tep_handle;
 
 /*
  * Append the tracing data for the tracepoints @events ("subsys:name",
- * nr of them) to @b, read from this machine's tracefs.  Returns 0 or
- * -errno (-ENOENT: an event has no format file).
+ * nr of them) to @b, read from this machine's tracefs.  With a
+ * raw_syscalls event, the formats of every syscalls:sys_enter_* come
+ * too: they name and type the arguments.  Returns 0 or -errno
+ * (-ENOENT: an event has no format file).
  */
 int trace_data__build(struct perf_fbuf *b, const char * const *events,
 		      int nr);

@@ -26,6 +26,8 @@ struct perf_evsel {
 	u64 *id;			/* [cpu][thread] kernel ids */
 	struct perf_counts_values *counts;	/* [cpu][thread] */
 	int open_errno;			/* why the last open failed, or 0 */
+	bool filter_failed;		/* open_errno came from the filter */
+	char *filter;			/* tracepoint filter, set at open */
 };
 
 #define PERF_EVSEL_FD(e, c, t) ((e)->fd[(c) * (e)->nr_threads + (t)])
@@ -45,5 +47,11 @@ int perf_evsel__read_all(struct perf_evsel *evsel);
 void perf_evsel__sum(struct perf_evsel *evsel, int cpu_idx,
 		     struct perf_counts_values *sum);
 bool perf_evsel__is_open(const struct perf_evsel *evsel);
+/*
+ * A tracepoint filter (tracefs syntax, e.g. "common_pid != 42") that
+ * every counter of @evsel gets when opened; joined with && to one set
+ * before.  Returns 0 or -ENOMEM.
+ */
+int perf_evsel__append_filter(struct perf_evsel *evsel, const char *filter);
 
 #endif /* __PERF_EVSEL_H */

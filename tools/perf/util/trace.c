@@ -1,0 +1,792 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf trace: syscall lines and summaries from raw_syscalls samples;
+ * see trace.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <elf.h>
+#include <event-parse.h>
+#include "arena.h"
+#include "array.h"
+#include "data.h"
+#include "dso.h"
+#include "event.h"
+#include "machine.h"
+#include "symbol.h"
+#include "syscall-args.h"
+#include "syscalltbl.h"
+#include "tod.h"
+#include "trace-data.h"
+#include "trace.h"
+
+#define ABI_UNKNOWN (-1)
+#define CALL_COLUMNS 70		/* "= ret" lines up after this */
+
+struct sc_stats {
+	u64 calls;
+	u64 errors;
+	u64 total_ns;
+	u64 min_ns;
+	u64 max_ns;
+	double mean;		/* running mean and sum of squared */
+	double m2;		/* differences (Welford), in ns */
+};
+
+struct trace_thread {
+	struct thread *thread;
+	int abi;			/* enum syscall_abi, or ABI_UNKNOWN */
+	bool pending;			/* a sys_enter waits for its exit */
+	bool pending_shown;		/* it passes -e, --pid, --comm */
+	int pending_abi;
+	long pending_nr;
+	u64 pending_args[6];
+	u64 pending_time;
+	u64 nr_events;
+	struct sc_stats *stats[SYSCALL_NR_ABIS];
+	struct trace_thread *next;	/* in order of first event */
+};
+
+struct exe_abi {
+	const char *path;		/* interned by dsos__findnew */
+	int abi;
+};
+
+struct trace {
+	const struct trace_opts *o;
+	FILE *out;
+	struct perf_session *session;
+	struct machine machine;
+	struct tep_handle *tep;
+	int enter_id, exit_id;
+	struct tep_format_field *enter_nr, *enter_args;
+	struct tep_format_field *exit_nr, *exit_ret;
+	struct syscall_fmt *fmts[SYSCALL_NR_ABIS];
+	bool *selected[SYSCALL_NR_ABIS];	/* -e; NULL: all */
+	int *pids;
+	int nr_pids;
+	struct tod tod;
+	bool have_first;
+	u64 first_time;
+	u64 nr_events;
+	u64 nr_lost;
+	struct trace_thread *threads, **threads_tail;
+	struct exe_abi *exes;
+	u32 nr_exes, exes_alloc;
+};
+
+/* ---- options ---- */
+
+/* Calls @fn for each comma-separated item of @list; stops on non-zero. */
+static int for_each_item(const char *list, int (*fn)(const char *item,
+						     void *arg), void *arg)
+{
+	char item[256];
+	const char *p = list, *comma;
+	int err;
+
+	while (p && *p) {
+		comma = strchr(p, ',');
+		snprintf(item, sizeof(item), "%.*s",
+			 (int)(comma ? comma - p : (long)strlen(p)), p);
+		err = item[0] ? fn(item, arg) : 0;
+		if (err)
+			return err;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+/* How many syscalls of either table @pattern names. */
+static int syscalls_matching(const char *pattern)
+{
+	int abi, nr, n = 0;
+
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
+		for (nr = 0; nr < syscalltbl_size(abi); nr++) {
+			const char *name = syscalltbl_name(abi, nr);
+
+			n += name && !fnmatch(pattern, name, 0);
+		}
+	return n;
+}
+
+static char bad_item[300];
+
+static int check_syscall(const char *item, void *arg)
+{
+	(void)arg;
+	if (*item == '!')
+		item++;
+	if (syscalls_matching(item))
+		return 0;
+	snprintf(bad_item, sizeof(bad_item),
+		 "-e: no syscall is named '%s' (see the names in 'man 2 syscalls')",
+		 item);
+	return -1;
+}
+
+static int check_pid(const char *item, void *arg)
+{
+	char *end;
+
+	(void)arg;
+	if (strtol(item, &end, 10) > 0 && !*end)
+		return 0;
+	snprintf(bad_item, sizeof(bad_item), "--pid: '%s' is not a process id",
+		 item);
+	return -1;
+}
+
+const char *trace_opts__check(const struct trace_opts *o)
+{
+	if (o->syscalls && for_each_item(o->syscalls, check_syscall, NULL))
+		return bad_item;
+	if (o->pids && for_each_item(o->pids, check_pid, NULL))
+		return bad_item;
+	if (o->duration_ms < 0)
+		return "--duration needs a positive number of milliseconds";
+	return NULL;
+}
+
+static int has_positive(const char *item, void *arg)
+{
+	(void)arg;
+	return *item != '!';
+}
+
+static int select_item(const char *item, void *arg)
+{
+	struct trace *t = arg;
+	bool on = *item != '!';
+	int abi, nr;
+
+	if (!on)
+		item++;
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
+		for (nr = 0; nr < syscalltbl_size(abi); nr++) {
+			const char *name = syscalltbl_name(abi, nr);
+
+			if (name && !fnmatch(item, name, 0))
+				t->selected[abi][nr] = on;
+		}
+	return 0;
+}
+
+/* -e: with names, only those; with !names only, all but those. */
+static int setup_selection(struct trace *t)
+{
+	bool all = !for_each_item(t->o->syscalls, has_positive, NULL);
+	int abi;
+
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++) {
+		t->selected[abi] = malloc(syscalltbl_size(abi));
+		if (!t->selected[abi])
+			return -ENOMEM;
+		memset(t->selected[abi], all, syscalltbl_size(abi));
+	}
+	return for_each_item(t->o->syscalls, select_item, t);
+}
+
+static int add_pid(const char *item, void *arg)
+{
+	struct trace *t = arg;
+	int *more = realloc(t->pids, (t->nr_pids + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	t->pids = more;
+	t->pids[t->nr_pids++] = atoi(item);
+	return 0;
+}
+
+static int match_comm(const char *item, void *arg)
+{
+	return !strcmp(item, (const char *)arg);
+}
+
+/* --pid and --comm. */
+static bool thread_shown(const struct trace *t, const struct thread *th)
+{
+	int i;
+
+	if (t->o->comms && !for_each_item(t->o->comms, match_comm,
+					  (void *)th->comm))
+		return false;
+	if (!t->nr_pids)
+		return true;
+	for (i = 0; i < t->nr_pids; i++)
+		if ((u32)t->pids[i] == th->pid)
+			return true;
+	return false;
+}
+
+static bool syscall_selected(const struct trace *t, int abi, long nr)
+{
+	if (!t->selected[abi])
+		return true;
+	return nr >= 0 && nr < syscalltbl_size(abi) && t->selected[abi][nr];
+}
+
+/* ---- which table a task uses ---- */
+
+/* The ELF class of @path (under --symfs), or ABI_UNKNOWN. */
+static int file_abi(const char *path)
+{
+	unsigned char ident[EI_NIDENT];
+	char buf[4096];
+	int fd, abi = ABI_UNKNOWN;
+
+	if (symfs__path(path, buf, sizeof(buf)))
+		return ABI_UNKNOWN;
+	fd = open(buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ABI_UNKNOWN;
+	if (read(fd, ident, sizeof(ident)) == sizeof(ident) &&
+	    !memcmp(ident, ELFMAG, SELFMAG))
+		abi = ident[EI_CLASS] == ELFCLASS32 ? SYSCALL_ABI_32 :
+		      ident[EI_CLASS] == ELFCLASS64 ? SYSCALL_ABI_64 :
+		      ABI_UNKNOWN;
+	close(fd);
+	return abi;
+}
+
+static int exe_abi(struct trace *t, const char *path)
+{
+	struct dso *dso = dsos__findnew(path);
+	const char *key = dso ? dso->long_name : NULL;
+	u32 i;
+
+	for (i = 0; key && i < t->nr_exes; i++)
+		if (t->exes[i].path == key)
+			return t->exes[i].abi;
+	if (!key || array_reserve_one((void **)&t->exes, &t->exes_alloc,
+				      t->nr_exes, sizeof(*t->exes)))
+		return file_abi(path);
+	t->exes[t->nr_exes].path = key;
+	t->exes[t->nr_exes].abi = file_abi(path);
+	return t->exes[t->nr_exes++].abi;
+}
+
+static struct trace_thread *trace_thread(struct trace *t, u32 pid, u32 tid)
+{
+	struct thread *th = machine__findnew_thread(&t->machine, pid, tid);
+	struct trace_thread *tt;
+
+	if (!th)
+		return NULL;
+	if (th->priv)
+		return th->priv;
+	tt = arena__alloc(t->machine.arena, sizeof(*tt));
+	if (!tt)
+		return NULL;
+	tt->thread = th;
+	tt->abi = ABI_UNKNOWN;
+	th->priv = tt;
+	*t->threads_tail = tt;
+	t->threads_tail = &tt->next;
+	return tt;
+}
+
+/* A task no record told about: its process's, or (live) /proc's. */
+static int thread_abi(struct trace *t, struct trace_thread *tt)
+{
+	struct thread *leader;
+	char path[64];
+
+	if (tt->abi != ABI_UNKNOWN)
+		return tt->abi;
+	leader = machine__find_thread(&t->machine, tt->thread->pid);
+	if (leader && leader->priv &&
+	    ((struct trace_thread *)leader->priv)->abi != ABI_UNKNOWN)
+		return ((struct trace_thread *)leader->priv)->abi;
+	if (t->o->live) {
+		snprintf(path, sizeof(path), "/proc/%u/exe", tt->thread->tid);
+		tt->abi = file_abi(path);
+	}
+	if (tt->abi == ABI_UNKNOWN)
+		return SYSCALL_ABI_64;
+	return tt->abi;
+}
+
+static int side_band(struct trace *t, const union perf_event *ev,
+		     const struct perf_sample *sample)
+{
+	struct trace_thread *tt, *parent;
+	int err = machine__process_event(&t->machine, ev, sample);
+
+	if (err)
+		return err;
+	switch (ev->header.type) {
+	case PERF_RECORD_COMM:
+		/* A new program: its table comes with its first mapping. */
+		if (ev->header.misc & PERF_RECORD_MISC_COMM_EXEC) {
+			tt = trace_thread(t, ev->comm.pid, ev->comm.tid);
+			if (tt)
+				tt->abi = ABI_UNKNOWN;
+		}
+		break;
+	case PERF_RECORD_MMAP2:
+		if (!(ev->mmap2.prot & PROT_EXEC) || ev->mmap2.filename[0] != '/')
+			break;
+		tt = trace_thread(t, ev->mmap2.pid, ev->mmap2.tid);
+		if (tt && tt->abi == ABI_UNKNOWN)
+			tt->abi = exe_abi(t, ev->mmap2.filename);
+		break;
+	case PERF_RECORD_FORK:
+		parent = trace_thread(t, ev->fork.ppid, ev->fork.ptid);
+		tt = trace_thread(t, ev->fork.pid, ev->fork.tid);
+		if (tt && parent)
+			tt->abi = parent->abi;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- lines ---- */
+
+static const struct syscall_fmt *syscall_fmt(struct trace *t, int abi,
+					     long nr)
+{
+	int size = syscalltbl_size(abi);
+	static struct syscall_fmt unknown = { .nr_args = -1 };
+	struct syscall_fmt *f;
+	const char *name;
+	char ev[64];
+
+	if (nr < 0 || nr >= size)
+		return &unknown;
+	if (!t->fmts[abi]) {
+		t->fmts[abi] = calloc(size, sizeof(*t->fmts[abi]));
+		if (!t->fmts[abi])
+			return &unknown;
+	}
+	f = &t->fmts[abi][nr];
+	if (f->ready)
+		return f;
+	name = syscalltbl_name(abi, nr);
+	if (!name)
+		return &unknown;
+	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
+	syscall_fmt__init(f, name,
+			  tep_find_event_by_name(t->tep, "syscalls", ev));
+	return f;
+}
+
+static void syscall_name(int abi, long nr, char *buf, size_t size)
+{
+	const char *name = syscalltbl_name(abi, nr);
+
+	if (name)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "syscall_%ld", nr);
+}
+
+static void print_time(struct trace *t, u64 time)
+{
+	char tod[32];
+
+	switch (t->o->time) {
+	case TRACE_TIME_TOD:
+		tod_format(tod_of(&t->tod, time), tod, sizeof(tod));
+		fprintf(t->out, "%s ", tod);
+		break;
+	case TRACE_TIME_PERF:
+		fprintf(t->out, "%10.3f ", time / 1e6);
+		break;
+	default:
+		fprintf(t->out, "%10.3f ", (time - t->first_time) / 1e6);
+		break;
+	}
+}
+
+/* time (duration): comm/tid call ret */
+static void print_line(struct trace *t, struct trace_thread *tt, u64 time,
+		       const u64 *duration, const char *call, const char *ret)
+{
+	print_time(t, time);
+	if (duration)
+		fprintf(t->out, "(%6.3f ms): ", *duration / 1e6);
+	else
+		fprintf(t->out, "(         ): ");
+	fprintf(t->out, "%s/%u ", tt->thread->comm, tt->thread->tid);
+	if (ret)
+		fprintf(t->out, "%-*s %s\n", CALL_COLUMNS, call, ret);
+	else
+		fprintf(t->out, "%s\n", call);
+}
+
+/* name(args) of the call @tt waits in. */
+static void format_call(struct trace *t, struct trace_thread *tt, char *buf,
+			size_t size)
+{
+	const struct syscall_fmt *f = syscall_fmt(t, tt->pending_abi,
+						  tt->pending_nr);
+	char name[64], args[512] = "";
+
+	syscall_name(tt->pending_abi, tt->pending_nr, name, sizeof(name));
+	syscall_fmt__args(f, tt->pending_args,
+			  tt->pending_abi == SYSCALL_ABI_32, args, sizeof(args));
+	snprintf(buf, size, "%s(%s)", name, args);
+}
+
+/* A call whose exit never came (the trace ended, or records were lost). */
+static void print_unfinished(struct trace *t, struct trace_thread *tt)
+{
+	char call[640];
+
+	if (!t->o->lines || !tt->pending_shown || t->o->duration_ms > 0 ||
+	    t->o->failure)
+		return;
+	format_call(t, tt, call, sizeof(call));
+	strcat(call, " ...");
+	print_line(t, tt, tt->pending_time, NULL, call, NULL);
+}
+
+static void update_stats(struct trace_thread *tt, int abi, long nr,
+			 u64 duration, bool failed)
+{
+	int size = syscalltbl_size(abi);
+	struct sc_stats *s;
+	double delta;
+
+	if (nr < 0 || nr >= size)
+		return;
+	if (!tt->stats[abi]) {
+		tt->stats[abi] = calloc(size, sizeof(*tt->stats[abi]));
+		if (!tt->stats[abi])
+			return;
+	}
+	s = &tt->stats[abi][nr];
+	if (!s->calls || duration < s->min_ns)
+		s->min_ns = duration;
+	if (duration > s->max_ns)
+		s->max_ns = duration;
+	s->calls++;
+	s->errors += failed;
+	s->total_ns += duration;
+	delta = duration - s->mean;
+	s->mean += delta / s->calls;
+	s->m2 += delta * (duration - s->mean);
+}
+
+/* ---- samples ---- */
+
+static u64 raw_num(const struct perf_sample *s, struct tep_format_field *f)
+{
+	unsigned long long v = 0;
+
+	if (f && (u32)f->offset + f->size <= s->raw_size)
+		tep_read_number_field(f, s->raw_data, &v);
+	return v;
+}
+
+static void sys_enter(struct trace *t, const struct perf_sample *s)
+{
+	struct trace_thread *tt = trace_thread(t, s->pid, s->tid);
+	const struct syscall_fmt *f;
+	char call[640];
+	int i;
+
+	if (!tt)
+		return;
+	if (tt->pending)
+		print_unfinished(t, tt);
+	tt->pending_abi = thread_abi(t, tt);
+	tt->pending_nr = (long)raw_num(s, t->enter_nr);
+	for (i = 0; i < 6; i++) {
+		u32 off = t->enter_args ? t->enter_args->offset + 8 * i : 0;
+
+		tt->pending_args[i] = 0;
+		if (off && off + 8 <= s->raw_size)
+			memcpy(&tt->pending_args[i],
+			       (const u8 *)s->raw_data + off, 8);
+	}
+	tt->pending_time = s->time;
+	tt->pending = true;
+	tt->pending_shown = thread_shown(t, tt->thread) &&
+			    syscall_selected(t, tt->pending_abi,
+					     tt->pending_nr);
+	if (!tt->pending_shown)
+		return;
+	tt->nr_events++;
+	t->nr_events++;
+	f = syscall_fmt(t, tt->pending_abi, tt->pending_nr);
+	if (!f->no_return)
+		return;
+	/* exit_group() does not come back: its line is printed now. */
+	tt->pending = false;
+	update_stats(tt, tt->pending_abi, tt->pending_nr, 0, false);
+	if (!t->o->lines || t->o->duration_ms > 0 || t->o->failure)
+		return;
+	format_call(t, tt, call, sizeof(call));
+	print_line(t, tt, s->time, NULL, call, "= ?");
+}
+
+/* An exit whose enter came before the trace started. */
+static void sys_exit_continued(struct trace *t, struct trace_thread *tt,
+			       const struct perf_sample *s, s64 ret)
+{
+	int abi = thread_abi(t, tt);
+	long nr = (long)raw_num(s, t->exit_nr);
+	char name[64], call[128], rets[128];
+
+	if (!thread_shown(t, tt->thread) || !syscall_selected(t, abi, nr))
+		return;
+	tt->nr_events++;
+	t->nr_events++;
+	if (!t->o->lines || t->o->duration_ms > 0 ||
+	    (t->o->failure && !syscall_ret_failed(ret)))
+		return;
+	syscall_name(abi, nr, name, sizeof(name));
+	snprintf(call, sizeof(call), "... [continued]: %s()", name);
+	syscall_fmt__ret(syscall_fmt(t, abi, nr), ret, rets, sizeof(rets));
+	print_line(t, tt, s->time, NULL, call, rets);
+}
+
+static void sys_exit(struct trace *t, const struct perf_sample *s)
+{
+	struct trace_thread *tt = trace_thread(t, s->pid, s->tid);
+	s64 ret = (s64)raw_num(s, t->exit_ret);
+	char call[640], rets[128];
+	u64 duration;
+
+	if (!tt)
+		return;
+	if (!tt->pending) {
+		sys_exit_continued(t, tt, s, ret);
+		return;
+	}
+	tt->pending = false;
+	if (!tt->pending_shown)
+		return;
+	tt->nr_events++;
+	t->nr_events++;
+	duration = s->time - tt->pending_time;
+	update_stats(tt, tt->pending_abi, tt->pending_nr, duration,
+		     syscall_ret_failed(ret));
+	if (!t->o->lines || duration < t->o->duration_ms * 1e6 ||
+	    (t->o->failure && !syscall_ret_failed(ret)))
+		return;
+	format_call(t, tt, call, sizeof(call));
+	syscall_fmt__ret(syscall_fmt(t, tt->pending_abi, tt->pending_nr),
+			 ret, rets, sizeof(rets));
+	print_line(t, tt, tt->pending_time, &duration, call, rets);
+}
+
+static int trace_event(struct perf_session *s, const union perf_event *ev,
+		       u64 offset, const struct perf_sample *sample,
+		       struct perf_session_attr *attr, void *ctx)
+{
+	struct trace *t = ctx;
+
+	(void)s;
+	(void)offset;
+	switch (ev->header.type) {
+	case PERF_RECORD_SAMPLE:
+		if (!sample || !attr ||
+		    attr->attr.type != PERF_TYPE_TRACEPOINT)
+			return 0;
+		if (!t->have_first) {
+			t->first_time = sample->time;
+			t->have_first = true;
+		}
+		if (attr->attr.config == (u64)t->enter_id)
+			sys_enter(t, sample);
+		else if (attr->attr.config == (u64)t->exit_id)
+			sys_exit(t, sample);
+		return 0;
+	case PERF_RECORD_LOST:
+		t->nr_lost += ev->lost.lost;
+		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return side_band(t, ev, sample);
+	default:
+		return 0;
+	}
+}
+
+/* ---- summary ---- */
+
+struct stat_row {
+	const char *name;
+	const struct sc_stats *s;
+};
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->s->total_ns != y->s->total_ns)
+		return x->s->total_ns < y->s->total_ns ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void print_thread_summary(struct trace *t, struct trace_thread *tt)
+{
+	struct stat_row *rows;
+	int abi, nr, n = 0, i;
+
+	rows = calloc(syscalltbl_size(SYSCALL_ABI_64) +
+		      syscalltbl_size(SYSCALL_ABI_32), sizeof(*rows));
+	if (!rows)
+		return;
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
+		for (nr = 0; tt->stats[abi] && nr < syscalltbl_size(abi); nr++)
+			if (tt->stats[abi][nr].calls) {
+				rows[n].name = syscalltbl_name(abi, nr);
+				rows[n++].s = &tt->stats[abi][nr];
+			}
+	qsort(rows, n, sizeof(*rows), cmp_rows);
+	fprintf(t->out, " %s (%u), %llu events, %.1f%%\n\n", tt->thread->comm,
+		tt->thread->tid, (unsigned long long)tt->nr_events,
+		100.0 * tt->nr_events / t->nr_events);
+	fprintf(t->out, "   syscall            calls  errors  total       min       avg       max       stddev\n");
+	fprintf(t->out, "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n");
+	fprintf(t->out, "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
+	for (i = 0; i < n; i++) {
+		const struct sc_stats *s = rows[i].s;
+		double avg = s->mean / 1e6, rel = 0;
+
+		if (s->calls > 1 && s->mean > 0)
+			rel = 100.0 * sqrt(s->m2 / (s->calls - 1) / s->calls) /
+			      s->mean;
+		fprintf(t->out, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.2f%%\n",
+			rows[i].name, (unsigned long long)s->calls,
+			(unsigned long long)s->errors, s->total_ns / 1e6,
+			s->min_ns / 1e6, avg, s->max_ns / 1e6, rel);
+	}
+	fprintf(t->out, "\n");
+	free(rows);
+}
+
+static void trace_finish(struct trace *t)
+{
+	struct trace_thread *tt;
+
+	for (tt = t->threads; tt; tt = tt->next)
+		if (tt->pending)
+			print_unfinished(t, tt);
+	if (t->o->summary) {
+		fprintf(t->out, "\n Summary of events:\n\n");
+		for (tt = t->threads; tt; tt = tt->next)
+			if (tt->nr_events)
+				print_thread_summary(t, tt);
+	}
+	if (t->nr_lost)
+		fprintf(stderr, "Warning: %llu events were lost: the ring buffer was full (use a larger -m, or trace less).\n",
+			(unsigned long long)t->nr_lost);
+}
+
+/* ---- setup ---- */
+
+static bool has_attr(struct perf_session *s, int id)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_attrs; i++)
+		if (s->attrs[i].attr.type == PERF_TYPE_TRACEPOINT &&
+		    s->attrs[i].attr.config == (u64)id)
+			return true;
+	return false;
+}
+
+static int trace_setup(struct trace *t, struct perf_session *s)
+{
+	struct tep_event *enter = NULL, *exit = NULL;
+	char err[256] = "";
+	const void *data;
+	u64 size;
+
+	data = perf_session__tracing_data(s, &size);
+	if (data)
+		t->tep = trace_data__parse(data, size, err, sizeof(err));
+	if (t->tep) {
+		enter = tep_find_event_by_name(t->tep, "raw_syscalls",
+					       "sys_enter");
+		exit = tep_find_event_by_name(t->tep, "raw_syscalls",
+					      "sys_exit");
+	}
+	if (!enter || !exit || !has_attr(s, enter->id) ||
+	    !has_attr(s, exit->id)) {
+		fprintf(stderr, "perf trace: %s has no raw_syscalls:sys_enter and sys_exit events%s%s: record them with 'perf trace record'.\n",
+			s->name, err[0] ? ": " : "", err);
+		return -EINVAL;
+	}
+	t->enter_id = enter->id;
+	t->exit_id = exit->id;
+	t->enter_nr = tep_find_field(enter, "id");
+	t->enter_args = tep_find_field(enter, "args");
+	t->exit_nr = tep_find_field(exit, "id");
+	t->exit_ret = tep_find_field(exit, "ret");
+	tod_from_header(&s->info, &t->tod);
+	if (t->o->time == TRACE_TIME_TOD && !t->tod.valid) {
+		fprintf(stderr, "perf trace: %s has no time-of-day reference (CLOCK_DATA) for -TT: record it with 'perf trace record' or 'perf record -k monotonic'.\n",
+			s->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void trace_exit(struct trace *t)
+{
+	struct trace_thread *tt;
+	int abi;
+
+	for (tt = t->threads; tt; tt = tt->next)
+		for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
+			free(tt->stats[abi]);
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++) {
+		free(t->fmts[abi]);
+		free(t->selected[abi]);
+	}
+	free(t->pids);
+	free(t->exes);
+	if (t->tep)
+		tep_free(t->tep);
+	machine__exit(&t->machine);
+}
+
+int trace__run(const struct trace_opts *o, struct perf_session *s,
+	       FILE *out)
+{
+	struct trace t = { .o = o, .out = out, .session = s };
+	int err;
+
+	t.threads_tail = &t.threads;
+	err = machine__init(&t.machine);
+	if (!err && o->syscalls)
+		err = setup_selection(&t);
+	if (!err && o->pids)
+		err = for_each_item(o->pids, add_pid, &t);
+	if (err) {
+		fprintf(stderr, "perf trace: %s\n", strerror(-err));
+		trace_exit(&t);
+		return 1;
+	}
+	if (trace_setup(&t, s)) {
+		trace_exit(&t);
+		return 1;
+	}
+	err = perf_session__process_events_ordered(s, trace_event, &t);
+	trace_finish(&t);
+	if (err)
+		fprintf(stderr, "perf trace: %s%s\n", perf_session__error(s),
+			err == PERF_SESSION_DATA_ERROR ?
+			" (what came before was traced)" : "");
+	trace_exit(&t);
+	return err ? 1 : 0;
+}
