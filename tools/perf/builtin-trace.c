@@ -307,7 +307,7 @@ int cmd_trace(int argc, const char **argv)
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	trace_check_options(&cmd, argc, options);
 	if (cmd.output) {
-		out = fopen(cmd.output, "w");
+		out = fopen(cmd.output, "we");
 		if (!out) {
 			fprintf(stderr, "perf trace: cannot create '%s': %s\n",
 				cmd.output, strerror(errno));

@@ -76,6 +76,9 @@ int test__debuglink(struct test_ctx *ctx);
 int test__machine(struct test_ctx *ctx);
 int test__hists(struct test_ctx *ctx);
 int test__demangle(struct test_ctx *ctx);
+int test__syscalltbl(struct test_ctx *ctx);
+int test__syscall_args(struct test_ctx *ctx);
+int test__tod(struct test_ctx *ctx);
 
 int test__data_file(struct test_ctx *ctx);
 int test__data_pipe(struct test_ctx *ctx);

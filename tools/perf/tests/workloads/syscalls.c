@@ -2,15 +2,27 @@
 /*
  * A workload with known system call counts: N getppid, M opens of a
  * missing path (all fail with ENOENT), K one-byte writes to /dev/null.
+ * With --mark it first prints the time of day ("mark SECONDS.USEC")
+ * and then makes one getpid, whose time a tracer can compare.
+ *
+ * Built into perf (perf test -w syscalls) and, with -DSYSCALLS_MAIN,
+ * as a program of its own: the 32-bit static build perf trace tests
+ * name the syscalls of.
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/syscall.h>
+#ifdef SYSCALLS_MAIN
+int workload_syscalls(int argc, const char **argv);
+#else
 #include "../tests.h"
+#endif
 
 #define MISSING_PATH "/nonexistent/perf-test-workload"
 
@@ -40,12 +52,29 @@ static void wait_for_usr1(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The time of day, then the marked call right after it. */
+static void mark(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("mark %lld.%06ld\n", (long long)ts.tv_sec, ts.tv_nsec / 1000);
+	fflush(stdout);
+	syscall(SYS_getpid);
+}
+
 int workload_syscalls(int argc, const char **argv)
 {
 	bool wait = argc > 0 && !strcmp(argv[0], "--wait-signal");
+	bool marked;
 	int n, m, k, i, fd;
 
 	if (wait) {
+		argc--;
+		argv++;
+	}
+	marked = argc > 0 && !strcmp(argv[0], "--mark");
+	if (marked) {
 		argc--;
 		argv++;
 	}
@@ -53,7 +82,7 @@ int workload_syscalls(int argc, const char **argv)
 	m = arg_count(argc > 1 ? argv[1] : NULL, 100);
 	k = arg_count(argc > 2 ? argv[2] : NULL, 100);
 	if (n < 0 || m < 0 || k < 0) {
-		fprintf(stderr, "usage: perf test -w syscalls [--wait-signal] [N getppid [M failing opens [K writes]]]\n");
+		fprintf(stderr, "usage: perf test -w syscalls [--wait-signal] [--mark] [N getppid [M failing opens [K writes]]]\n");
 		return 1;
 	}
 	fd = open("/dev/null", O_WRONLY);
@@ -63,13 +92,22 @@ int workload_syscalls(int argc, const char **argv)
 	}
 	if (wait)
 		wait_for_usr1();
+	if (marked)
+		mark();
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	for (i = 0; i < m; i++)
-		syscall(SYS_openat, AT_FDCWD, MISSING_PATH, O_RDONLY);
+		syscall(SYS_openat, AT_FDCWD, MISSING_PATH, O_RDONLY, 0);
 	for (i = 0; i < k; i++)
 		if (write(fd, "x", 1) != 1)
 			return 1;
 	close(fd);
 	return 0;
 }
+
+#ifdef SYSCALLS_MAIN
+int main(int argc, const char **argv)
+{
+	return workload_syscalls(argc - 1, argv + 1);
+}
+#endif

@@ -1,0 +1,36 @@
+#!/bin/sh
+# perf trace -s: exact syscall counts of a workload, equal to strace -c -f
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
+need_trace
+
+N=1000 M=100 K=100
+$PERF trace -s -o "$tmpdir/sum" -- $PERF test -w syscalls $N $M $K ||
+	fail "perf trace exited $?"
+cat "$tmpdir/sum"
+[ "$(summary_row "$tmpdir/sum" getppid)" = "$N 0" ] ||
+	fail "getppid: '$(summary_row "$tmpdir/sum" getppid)', want '$N 0'"
+[ "$(summary_row "$tmpdir/sum" write)" = "$K 0" ] ||
+	fail "write: '$(summary_row "$tmpdir/sum" write)', want '$K 0'"
+set -- $(summary_row "$tmpdir/sum" openat)
+[ "${2:-}" = "$M" ] || fail "openat errors: '${2:-}', want $M"
+
+# Replayed from a recording: the same table.
+$PERF trace record -q -o "$tmpdir/rec.data" -- $PERF test -w syscalls $N $M $K ||
+	fail "perf trace record exited $?"
+$PERF trace -s -i "$tmpdir/rec.data" -o "$tmpdir/sum.i" ||
+	fail "perf trace -i exited $?"
+for sc in getppid write openat; do
+	[ "$(summary_row "$tmpdir/sum.i" $sc)" = "$(summary_row "$tmpdir/sum" $sc)" ] ||
+		fail "$sc replayed: '$(summary_row "$tmpdir/sum.i" $sc)', live '$(summary_row "$tmpdir/sum" $sc)'"
+done
+
+command -v strace >/dev/null ||
+	fail "strace is missing (scripts/install-deps installs it)"
+strace -c -f -o "$tmpdir/strace" $PERF test -w syscalls $N $M $K ||
+	fail "strace exited $?"
+for sc in getppid write openat; do
+	[ "$(summary_row "$tmpdir/sum" $sc)" = "$(strace_row "$tmpdir/strace" $sc)" ] ||
+		fail "$sc: perf trace '$(summary_row "$tmpdir/sum" $sc)', strace -c '$(strace_row "$tmpdir/strace" $sc)'"
+done
+echo "getppid, write, openat calls and errors equal N, K, M and strace -c"
