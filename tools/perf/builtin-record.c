@@ -353,8 +353,8 @@ static int record_drain(struct record_cmd *cmd)
 	int n = record_rings__drain(&cmd->rings, &sink, &cmd->stats);
 
 	if (n > 0)
-		return record_finished_round(cmd);
-	return n;
+		n = record_finished_round(cmd);
+	return n < 0 ? n : perf_data_writer__pump(&cmd->writer);
 }
 
 static bool record_targets_gone(struct record_cmd *cmd)
@@ -380,7 +380,10 @@ static int record_loop(struct record_cmd *cmd)
 			break;
 		if (record_targets_gone(cmd))
 			break;
-		ready = record_rings__poll(&cmd->rings, 100);
+		/* Records waiting for a slow FIFO reader go out soon. */
+		ready = record_rings__poll(&cmd->rings,
+					   perf_data_writer__has_backlog(&cmd->writer) ?
+					   5 : 100);
 		if (ready > 0)
 			cmd->stats.wakeups++;
 		/* All hung up: the tasks are gone; a child is reaped soon. */

@@ -59,7 +59,7 @@ static void trace_forward_signal(int sig)
 static int record_args(const char **v, const char *filter)
 {
 	static const char * const fixed[] = {
-		"record", "-R", "-c", "1", "-k", "monotonic", "-m", "256",
+		"record", "-R", "-c", "1", "-k", "monotonic", "-m", "1024",
 	};
 	static const char * const events[] = {
 		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
@@ -174,6 +174,8 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 		free(v);
 		return 1;
 	}
+	/* Bursts wait in the pipe, not in the kernel's ring, while we print. */
+	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	n = live_record_args(cmd, v, filter, sizeof(filter), path,
 			     sizeof(path), p[1]);
 	if (argc)

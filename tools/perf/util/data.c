@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -42,9 +43,15 @@ static int write_full(int fd, const void *buf, size_t len)
 
 	while (len) {
 		ssize_t n = write(fd, p, len);
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/* A non-blocking pipe (see backlog_room) waits here. */
+		if (n < 0 && errno == EAGAIN) {
+			poll(&pfd, 1, -1);
+			continue;
+		}
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -149,11 +156,14 @@ int perf_data_writer__open(struct perf_data_writer *w, const char *path)
 		if (fd < 0)
 			return -errno;
 		err = perf_data_writer__open_fd(w, fd, true);
-		if (err)
+		if (err) {
 			close(fd);
-		else
-			w->own_fd = true;
-		return err;
+			return err;
+		}
+		w->own_fd = true;
+		/* Our own open file: non-blocking touches no one else's. */
+		w->backlog = !fcntl(fd, F_SETFL, O_WRONLY | O_NONBLOCK);
+		return 0;
 	}
 	err = backup_old(path);
 	if (err)
@@ -351,6 +361,59 @@ static int flush_buf(struct perf_data_writer *w, bool all)
 	return 0;
 }
 
+/*
+ * A backlog pipe is not waited on while records come: what it does not
+ * take now stays in the buffer, which grows (up to BACKLOG_MAX, then
+ * the writes wait), so the reader's pace never fills the kernel's ring.
+ */
+#define BACKLOG_MAX (1024UL << 20)
+
+int perf_data_writer__pump(struct perf_data_writer *w)
+{
+	size_t done = 0;
+
+	while (w->backlog && !w->err && done < w->buf_len) {
+		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0)
+			w->err = n < 0 ? -errno : -EIO;
+		else
+			done += n;
+	}
+	if (done) {
+		memmove(w->buf, w->buf + done, w->buf_len - done);
+		w->buf_len -= done;
+		w->flushed += done;
+	}
+	return w->err;
+}
+
+bool perf_data_writer__has_backlog(const struct perf_data_writer *w)
+{
+	return w->backlog && w->buf_len;
+}
+
+static int backlog_room(struct perf_data_writer *w)
+{
+	u8 *bigger;
+
+	if (perf_data_writer__pump(w))
+		return w->err;
+	if (w->buf_len < w->buf_cap)
+		return 0;
+	bigger = w->buf_cap < BACKLOG_MAX ? realloc(w->buf, w->buf_cap * 2) :
+		 NULL;
+	if (!bigger)
+		return flush_buf(w, false);
+	w->buf = bigger;
+	w->buf_cap *= 2;
+	return 0;
+}
+
 static int buf_put(struct perf_data_writer *w, const void *p, size_t len)
 {
 	const u8 *src = p;
@@ -358,7 +421,7 @@ static int buf_put(struct perf_data_writer *w, const void *p, size_t len)
 	while (len) {
 		size_t n = w->buf_cap - w->buf_len;
 
-		if (!n && flush_buf(w, false))
+		if (!n && (w->backlog ? backlog_room(w) : flush_buf(w, false)))
 			return w->err;
 		n = w->buf_cap - w->buf_len;
 		if (n > len)

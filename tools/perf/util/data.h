@@ -39,6 +39,7 @@ struct perf_data_writer {
 	bool begun;			/* attrs written, data may follow */
 	bool closed;
 	bool own_fd;
+	bool backlog;			/* a FIFO we opened: see pump */
 	char *path;
 
 	u8 *buf;			/* write buffer */
@@ -113,6 +114,14 @@ void perf_data_writer__abort(struct perf_data_writer *w);
 
 /* Bytes of records written so far, for the closing "wrote N MB" line. */
 u64 perf_data_writer__bytes(const struct perf_data_writer *w);
+
+/*
+ * A FIFO output (not stdout) is written without waiting: what its
+ * reader has not taken yet stays in memory.  Pump passes on what the
+ * FIFO takes now (call it often); has_backlog says something waits.
+ */
+int perf_data_writer__pump(struct perf_data_writer *w);
+bool perf_data_writer__has_backlog(const struct perf_data_writer *w);
 
 /* ---- reading ---- */
 
