@@ -193,11 +193,11 @@ static void put_value(struct out *o, const struct syscall_arg *a, u64 v)
 {
 	switch (a->kind) {
 	case SC_ARG_DIRFD:
-		if ((int)v == AT_FDCWD) {
+		if ((int)v == AT_FDCWD)
 			put(o, "CWD");
-			break;
-		}
-		/* fall through */
+		else
+			put(o, "%d", (int)v);
+		break;
 	case SC_ARG_FD:
 		put(o, "%d", (int)v);
 		break;

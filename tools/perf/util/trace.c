@@ -83,9 +83,10 @@ struct trace {
 
 /* ---- options ---- */
 
+typedef int (*item_fn)(const char *item, void *arg);
+
 /* Calls @fn for each comma-separated item of @list; stops on non-zero. */
-static int for_each_item(const char *list, int (*fn)(const char *item,
-						     void *arg), void *arg)
+static int for_each_item(const char *list, item_fn fn, void *arg)
 {
 	char item[256];
 	const char *p = list, *comma;
