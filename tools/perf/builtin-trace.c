@@ -198,14 +198,13 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	ret = perf_session__open_fd(&s, p[0], "pipe");
-	/* The recorder said why it failed; its status is ours. */
-	if (ret && ret != PERF_SESSION_EMPTY) {
-		perf_session__close(&s);
+	/* Nothing came: the recorder failed and said why; its status is ours. */
+	if (ret) {
 		status = child_status(trace_child);
-		if (status)
-			return status;
-		fprintf(stderr, "perf trace: %s\n", perf_session__error(&s));
-		return 1;
+		if (!status && ret != PERF_SESSION_EMPTY)
+			fprintf(stderr, "perf trace: %s\n", perf_session__error(&s));
+		perf_session__close(&s);
+		return status ? status : ret != PERF_SESSION_EMPTY;
 	}
 	ret = trace_read(cmd, &s, ret, out);
 	perf_session__close(&s);

@@ -277,6 +277,10 @@ static int parse_tracepoint(struct parser *ps, const char *start,
 	const char *colon = strchr(spec, ':');
 	int ret;
 
+	if (!tracefs_path() && errno == EACCES)
+		return parse_fail(ps, start,
+				  "tracepoint '%s': tracefs is readable by root only; run as root, or make /sys/kernel/tracing readable for this user",
+				  spec);
 	if (!tracefs_path())
 		return parse_fail(ps, start,
 				  "tracepoint '%s': tracefs is not mounted and could not be mounted (mount -t tracefs nodev /sys/kernel/tracing)",

@@ -20,13 +20,19 @@
 
 static const char *tracefs_found;
 
+static bool denied;	/* a tracefs exists, but this user may not look */
+
 static bool has_events(const char *dir)
 {
 	char path[256];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if (stat(path, &st)) {
+		denied = denied || errno == EACCES;
+		return false;
+	}
+	return S_ISDIR(st.st_mode);
 }
 
 const char *tracefs_path(void)
@@ -45,7 +51,9 @@ const char *tracefs_path(void)
 	if (mount("nodev", TRACEFS_MAIN, "tracefs", 0, NULL) == 0 &&
 	    has_events(TRACEFS_MAIN))
 		return tracefs_found = TRACEFS_MAIN;
-	if (errno != EPERM && errno != EACCES)
+	if (denied)
+		errno = EACCES;
+	else if (errno != EPERM && errno != EACCES)
 		errno = ENOENT;
 	return NULL;
 }

@@ -25,6 +25,13 @@ $PERF trace -i "$tmpdir/empty.data" 2>"$tmpdir/err" || fail "empty file: exit $?
 grep -q 'zero-sized file' "$tmpdir/err" || fail "empty file: $(cat "$tmpdir/err")"
 
 need_root
+# A user who may not read tracefs is told so, and no second message
+# follows the recorder's.
+if command -v setpriv >/dev/null && [ "$(stat -c %a "$(dirname "$(ls -d /sys/kernel/tracing/events /sys/kernel/debug/tracing/events 2>/dev/null | head -1)")")" = 700 ]; then
+	expect_error "unprivileged" "readable by root only" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups $PERF trace -- true
+	! grep -q 'zero-sized' "$tmpdir/err" || fail "a second message: $(cat "$tmpdir/err")"
+fi
 need_sampling
 $PERF record -q -e cpu-clock -o "$tmpdir/cpu.data" -- true || fail "perf record exited $?"
 expect_error "no syscalls in the file" "has no raw_syscalls:sys_enter and sys_exit events" \
