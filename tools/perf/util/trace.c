@@ -64,6 +64,8 @@ struct trace {
 	struct perf_session *session;
 	struct machine machine;
 	struct tep_handle *tep;
+	struct tep_handle *fmt_tep;	/* sys_enter_* formats: tep's, or */
+	struct tep_handle *own_fmt_tep;	/* this machine's when it has none */
 	int enter_id, exit_id;
 	struct tep_format_field *enter_nr, *enter_args;
 	struct tep_format_field *exit_nr, *exit_ret;
@@ -377,8 +379,9 @@ static const struct syscall_fmt *syscall_fmt(struct trace *t, int abi,
 	if (!name)
 		return &unknown;
 	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
-	syscall_fmt__init(f, name,
-			  tep_find_event_by_name(t->tep, "syscalls", ev));
+	syscall_fmt__init(f, name, t->fmt_tep ?
+			  tep_find_event_by_name(t->fmt_tep, "syscalls", ev) :
+			  NULL);
 	return f;
 }
 
@@ -705,6 +708,27 @@ static bool has_attr(struct perf_session *s, int id)
 	return false;
 }
 
+/*
+ * Files of Linux perf trace record hold no syscalls:sys_enter_*
+ * formats; this machine's, when it has them, name the arguments.
+ */
+static void load_local_formats(struct trace *t)
+{
+	static const char * const raw[] = { "raw_syscalls:sys_enter" };
+	struct perf_fbuf b = { 0 };
+	char err[256];
+
+	if (tep_find_event_by_name(t->tep, "syscalls", "sys_enter_openat")) {
+		t->fmt_tep = t->tep;
+		return;
+	}
+	if (!trace_data__build(&b, raw, 1))
+		t->own_fmt_tep = trace_data__parse(b.data, b.len, err,
+						   sizeof(err));
+	perf_fbuf__free(&b);
+	t->fmt_tep = t->own_fmt_tep;
+}
+
 static int trace_setup(struct trace *t, struct perf_session *s)
 {
 	struct tep_event *enter = NULL, *exit = NULL;
@@ -733,6 +757,7 @@ static int trace_setup(struct trace *t, struct perf_session *s)
 	t->enter_args = tep_find_field(enter, "args");
 	t->exit_nr = tep_find_field(exit, "id");
 	t->exit_ret = tep_find_field(exit, "ret");
+	load_local_formats(t);
 	tod_from_header(&s->info, &t->tod);
 	if (t->o->time == TRACE_TIME_TOD && !t->tod.valid) {
 		fprintf(stderr, "perf trace: %s has no time-of-day reference (CLOCK_DATA) for -TT: record it with 'perf trace record' or 'perf record -k monotonic'.\n",
@@ -758,6 +783,8 @@ static void trace_exit(struct trace *t)
 	free(t->exes);
 	if (t->tep)
 		tep_free(t->tep);
+	if (t->own_fmt_tep)
+		tep_free(t->own_fmt_tep);
 	machine__exit(&t->machine);
 }
 

@@ -1,0 +1,28 @@
+#!/bin/sh
+# perf trace -i reads Linux perf trace record files; Linux perf trace reads ours
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
+need_trace
+need_linux_perf
+
+N=150 M=15 K=25
+# Theirs: counts right, arguments named from this machine's formats.
+$LINUX_PERF trace record -q -o "$tmpdir/linux.data" -- $PERF test -w syscalls $N $M $K \
+	>/dev/null 2>"$tmpdir/rec.err" || fail "Linux perf trace record exited $?: $(cat "$tmpdir/rec.err")"
+$PERF trace -s -i "$tmpdir/linux.data" -o "$tmpdir/sum" || fail "perf trace -s -i exited $?"
+[ "$(summary_row "$tmpdir/sum" getppid)" = "$N 0" ] &&
+	[ "$(summary_row "$tmpdir/sum" write)" = "$K 0" ] ||
+	fail "counts of a Linux perf file: $(cat "$tmpdir/sum")"
+$PERF trace -e write -i "$tmpdir/linux.data" -o "$tmpdir/lines"
+[ "$(grep -c 'write(fd: [0-9]*, buf: 0x[0-9a-f]*, count: 1) *= 1$' "$tmpdir/lines")" = $K ] ||
+	fail "write lines of a Linux perf file: $(head -3 "$tmpdir/lines")"
+
+# Ours: Linux perf trace prints as many getppid and write calls.
+$PERF trace record -q -o "$tmpdir/ours.data" -- $PERF test -w syscalls $N $M $K ||
+	fail "perf trace record exited $?"
+$LINUX_PERF trace -i "$tmpdir/ours.data" -o "$tmpdir/linux.out" 2>"$tmpdir/linux.err" ||
+	fail "Linux perf trace -i exited $?: $(cat "$tmpdir/linux.err")"
+[ "$(grep -c ' getppid()' "$tmpdir/linux.out")" = $N ] &&
+	[ "$(grep -c ' write(' "$tmpdir/linux.out")" = $K ] ||
+	fail "Linux perf trace on our file: $(grep -c ' getppid()' "$tmpdir/linux.out") getppid, $(grep -c ' write(' "$tmpdir/linux.out") write"
+echo "both read each other's files: $N getppid, $K write"
