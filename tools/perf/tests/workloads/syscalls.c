@@ -2,8 +2,9 @@
 /*
  * A workload with known system call counts: N getppid, M opens of a
  * missing path (all fail with ENOENT), K one-byte writes to /dev/null.
- * With --mark it first prints the time of day ("mark SECONDS.USEC")
- * and then makes one getpid, whose time a tracer can compare.
+ * With --mark it first reads the time of day, makes one getpid right
+ * after, and prints the time it read ("mark SECONDS.USEC", one write)
+ * for a tracer's time of that getpid to be compared with.
  *
  * Built into perf (perf test -w syscalls) and, with -DSYSCALLS_MAIN,
  * as a program of its own: the 32-bit static build perf trace tests
@@ -52,15 +53,18 @@ static void wait_for_usr1(void)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* The time of day, then the marked call right after it. */
+/*
+ * The time of day, the marked call right after it, then the time is
+ * printed (printing first would put a write between the two).
+ */
 static void mark(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	syscall(SYS_getpid);
 	printf("mark %lld.%06ld\n", (long long)ts.tv_sec, ts.tv_nsec / 1000);
 	fflush(stdout);
-	syscall(SYS_getpid);
 }
 
 int workload_syscalls(int argc, const char **argv)
