@@ -23,7 +23,7 @@ struct flag_name {
  */
 static const struct flag_name open_flags[] = {
 	{ O_SYNC, "SYNC" }, { O_TMPFILE, "TMPFILE" },
-	{ O_WRONLY, "WRONLY" }, { O_RDWR, "RDWR" }, { O_CREAT, "CREAT" },
+	{ O_CREAT, "CREAT" },
 	{ O_EXCL, "EXCL" }, { O_NOCTTY, "NOCTTY" }, { O_TRUNC, "TRUNC" },
 	{ O_APPEND, "APPEND" }, { O_NONBLOCK, "NONBLOCK" },
 	{ O_DSYNC, "DSYNC" }, { O_ASYNC, "ASYNC" }, { O_DIRECT, "DIRECT" },
@@ -211,8 +211,13 @@ static void put_value(struct out *o, const struct syscall_arg *a, u64 v)
 		put(o, "%#llx", (unsigned long long)v);
 		break;
 	case SC_ARG_OPEN_FLAGS:
-		/* O_RDONLY is 0: say so when nothing else is set. */
-		put_flags(o, v, open_flags, "RDONLY");
+		/* The access mode first, RDONLY (0) included, as Linux perf. */
+		put(o, "%s", (v & O_ACCMODE) == O_WRONLY ? "WRONLY" :
+			     (v & O_ACCMODE) == O_RDWR ? "RDWR" : "RDONLY");
+		if (v & ~(u64)O_ACCMODE) {
+			put(o, "|");
+			put_flags(o, v & ~(u64)O_ACCMODE, open_flags, "");
+		}
 		break;
 	case SC_ARG_MODE:
 		put(o, "%#llo", (unsigned long long)v);

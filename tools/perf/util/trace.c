@@ -27,7 +27,7 @@
 #include "trace.h"
 
 #define ABI_UNKNOWN (-1)
-#define CALL_COLUMNS 70		/* "= ret" lines up after this */
+#define CALL_COLUMNS 69		/* "= ret" lines up after this, as in Linux perf */
 
 struct sc_stats {
 	u64 calls;
