@@ -66,6 +66,17 @@ int test__hists(struct test_ctx *ctx)
 	pr_test(ctx, "%s", out);
 	TEST_ASSERT(ctx, strstr(out, "# Samples: 4  of event 'cycles'") &&
 		    strstr(out, "# Event count (approx.): 1000"), "preamble");
+	/* Units as Linux perf: only above 1000 is divided by 1000. */
+	h.nr_samples = 1000;
+	TEST_ASSERT(ctx, strstr(render(&h), "# Samples: 1000  of"), "1000");
+	h.nr_samples = 1999;
+	TEST_ASSERT(ctx, strstr(render(&h), "# Samples: 1K of"), "1999");
+	h.nr_samples = 1000000;
+	TEST_ASSERT(ctx, strstr(render(&h), "# Samples: 1000K of"), "1000000");
+	h.nr_samples = 2500000;
+	TEST_ASSERT(ctx, strstr(render(&h), "# Samples: 2M of"), "2500000");
+	h.nr_samples = 4;
+	out = render(&h);
 	TEST_ASSERT(ctx, strstr(out, "    60.00%  work     dso_main       [.] hot_a\n"),
 		    "hot_a row: %s", out);
 	TEST_ASSERT(ctx, strstr(out, "hot_a") < strstr(out, "hot_b") &&

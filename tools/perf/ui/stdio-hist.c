@@ -401,22 +401,21 @@ static void print_graph(const struct hists *h, const struct hist_entry *e,
 static void print_preamble(const struct hists *h,
 			   const struct hists_header *hdr, FILE *out)
 {
-	u64 n = h->nr_samples;
-	char unit = ' ';
+	static const char units[] = " KMG";
+	double n = h->nr_samples;
+	int u = 0;
 
-	if (n >= 1000000) {
-		n /= 1000000;
-		unit = 'M';
-	} else if (n >= 1000) {
+	/* As Linux perf: divided while above 1000, so 1000 stays "1000 ". */
+	while (n > 1000 && u < 3) {
 		n /= 1000;
-		unit = 'K';
+		u++;
 	}
 	if (hdr->filter_lines)
 		fputs(hdr->filter_lines, out);
 	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 		(unsigned long long)hdr->lost_samples);
 	fprintf(out, "# Samples: %llu%c of event '%s'", (unsigned long long)n,
-		unit, hdr->event_name);
+		units[u], hdr->event_name);
 	if (hdr->time_slices)
 		fprintf(out, " (time slices: %s)", hdr->time_slices);
 	fputc('\n', out);
