@@ -65,6 +65,8 @@ const struct test_case unit_tests[] = {
 	{ "tod", "Time of day of event clock time stamps", test__tod },
 	{ "sched-kvm", "sched timehist: exact guest time per vCPU thread",
 	  test__sched_kvm },
+	{ "sched-exiting", "sched timehist: exiting tasks (tid -1) as Linux perf lists them",
+	  test__sched_exiting },
 	{ "sched-no-switch", "sched timehist: a file without sched_switch refused",
 	  test__sched_no_switch },
 };

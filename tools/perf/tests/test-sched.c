@@ -231,7 +231,7 @@ static bool has_line(const char *text, const char *line)
 
 static int run_timehist(const char *path, char **text)
 {
-	struct sched_timehist th = { .opts.max_stack = 5 };
+	struct sched_timehist th = { .opts.max_stack = 5, .opts.summary = true };
 	struct perf_session s;
 	size_t len;
 	FILE *out = open_memstream(text, &len);
@@ -327,6 +327,46 @@ int test__sched_no_switch(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, ret == -EINVAL && text && !strstr(text, "task name"),
 		    "a file without sched_switch is refused before any line (%d)",
 		    ret);
+	free(text);
+	return TEST_OK;
+}
+
+/*
+ * An exiting task's last switches carry tid -1 (its pid is gone): as
+ * in Linux perf, a task ":-1[-1/PID]" of its own, listed first among
+ * the tids that are 255 modulo 256.
+ */
+static void put_exiting(struct kvm_file *kf)
+{
+	put_comm(kf, 255, 255, "alpha");
+	put_sample(kf, 0, 255, 255, T0, 0, "prev_pid", 255);
+	put_sample(kf, 0, 511, (u32)-1, T0 + 1 * MS, 0, "prev_pid", 767);
+	put_sample(kf, 0, 255, 255, T0 + 3 * MS, 0, "prev_pid", 255);
+	put_sample(kf, 0, 511, (u32)-1, T0 + 4 * MS, 0, "prev_pid", 767);
+}
+
+int test__sched_exiting(struct test_ctx *ctx)
+{
+	static const char * const events[] = { "sched:sched_switch" };
+	struct kvm_file kf = {
+		.names = events, .nr = 1, .put_records = put_exiting,
+	};
+	char *text = NULL, *gone, *alpha;
+	int ret, write_err;
+
+	if (!have_tracepoint("sched", "sched_switch"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	ret = timehist_of_file(&kf, &write_err, &text);
+	TEST_ASSERT(ctx, !write_err, "write the file: %s", strerror(-write_err));
+	TEST_ASSERT(ctx, !ret && text, "timehist ran");
+	pr_test(ctx, "%s", text);
+	gone = strstr(text, ":-1[-1/511]");
+	alpha = strstr(text, "alpha[255]");
+	TEST_ASSERT(ctx, gone && alpha, "both tasks listed");
+	gone = strstr(strstr(text, "Runtime summary") ?: text, ":-1[-1/511]");
+	alpha = strstr(strstr(text, "Runtime summary") ?: text, "alpha[255]");
+	TEST_ASSERT(ctx, gone && alpha && gone < alpha,
+		    "the exiting task comes first in the summary");
 	free(text);
 	return TEST_OK;
 }

@@ -92,6 +92,7 @@ int test__data_dump(struct test_ctx *ctx);
 int test__tracing_data(struct test_ctx *ctx);
 int test__sched_kvm(struct test_ctx *ctx);
 int test__sched_no_switch(struct test_ctx *ctx);
+int test__sched_exiting(struct test_ctx *ctx);
 
 int workload_dump_data(int argc, const char **argv);
 int workload_write_data(int argc, const char **argv);

@@ -855,18 +855,24 @@ static int process_migrate(struct sched_timehist *th,
 
 /*
  * Tasks in the order Linux perf keeps its threads: by tid modulo 256,
- * current threads by tid, then those whose tid was reused, oldest
- * first.  Scripts that compare summaries line by line rely on it.
+ * current threads by tid as a signed number (the -1 the kernel gives
+ * an exiting task comes first), then those whose tid was reused,
+ * oldest first.  Scripts that compare summaries line by line rely on it.
  */
+static u64 runtime_key(const struct thread *t)
+{
+	u64 key = ((u64)(t->tid & 255) << 40) | ((u64)!!t->replaced_seq << 39);
+
+	if (t->replaced_seq)
+		return key | t->replaced_seq;
+	return key | (u32)((s32)t->tid + 0x80000000U);
+}
+
 static int runtime_order(const void *pa, const void *pb)
 {
-	const struct thread *a = (*(struct sched_runtime * const *)pa)->thread;
-	const struct thread *b = (*(struct sched_runtime * const *)pb)->thread;
-	u64 ka = ((u64)(a->tid & 255) << 40) | ((u64)!!a->replaced_seq << 39);
-	u64 kb = ((u64)(b->tid & 255) << 40) | ((u64)!!b->replaced_seq << 39);
+	u64 ka = runtime_key((*(struct sched_runtime * const *)pa)->thread);
+	u64 kb = runtime_key((*(struct sched_runtime * const *)pb)->thread);
 
-	ka |= a->replaced_seq ? a->replaced_seq : a->tid;
-	kb |= b->replaced_seq ? b->replaced_seq : b->tid;
 	return ka < kb ? -1 : ka > kb;
 }
 
