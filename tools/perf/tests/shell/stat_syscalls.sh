@@ -14,14 +14,8 @@ v=$(csv_value "$tmpdir/out" syscalls:sys_enter_getppid)
 # Per process: attach to a running workload (not our child, so it is reaped
 # by init and -p sees it exit), then release it.
 N=777
-( $PERF test -w syscalls --wait-signal $N 0 0 > "$tmpdir/ready" & )
-i=0
-while ! grep -q ready "$tmpdir/ready" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "workload did not start"
-	sleep 0.05
-done
-pid=$(awk '{ print $2 }' "$tmpdir/ready")
+pid=$(start_waiting_syscalls $N)
+[ -n "$pid" ] || fail "the workload did not start"
 $PERF stat -x, -o "$tmpdir/out2" -e syscalls:sys_enter_getppid -p "$pid" &
 stat_pid=$!
 # Give perf stat time to open its counters: poll for its fd on the event.

@@ -43,14 +43,8 @@ awk '{ d = $2; sub(/^\(/, "", d); if (d + 0 < 100) exit 1 }' "$tmpdir/dur" ||
 
 # -p: attach to a running workload (not our child), then release it.
 N=555
-( $PERF test -w syscalls --wait-signal $N 0 0 > "$tmpdir/ready" & )
-i=0
-while ! grep -q ready "$tmpdir/ready" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -gt 100 ] && fail "workload did not start"
-	sleep 0.05
-done
-pid=$(awk '{ print $2 }' "$tmpdir/ready")
+pid=$(start_waiting_syscalls $N)
+[ -n "$pid" ] || fail "the workload did not start"
 $PERF trace -s -p "$pid" -o "$tmpdir/attach" &
 trace_pid=$!
 # Its recorder, a child process, opens the counters.

@@ -69,6 +69,21 @@ expect_both_backends() {
 		fail "the event run did not use perf_event_open: $(cat "$tmpdir/event.err")"
 }
 
+# Start 'perf test -w syscalls --wait-signal $1 0 0' in the background,
+# not as our child (init reaps it, so -p sees it exit), and print its
+# pid once it waits for SIGUSR1 (nothing if it did not start within
+# 5 s); it then makes $1 getppid calls.
+start_waiting_syscalls() {
+	( $PERF test -w syscalls --wait-signal "$1" 0 0 > "$tmpdir/ready" & )
+	i=0
+	while ! grep -q ready "$tmpdir/ready" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && return
+		sleep 0.05
+	done
+	awk '{ print $2 }' "$tmpdir/ready"
+}
+
 # The value column of a CSV line from 'perf stat -x,' for event $2 in file $1.
 csv_value() {
 	awk -F, -v ev="$2" '$3 == ev { print $1; exit }' "$1"
