@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <perf/types.h>
 #include "builtin.h"
 #include "util/data.h"
 #include "util/parse-options.h"
@@ -67,9 +68,9 @@ static int record_args(const char **v, const char *filter)
 	int n = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
 		v[n++] = fixed[i];
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
 		v[n++] = "-e";
 		v[n++] = events[i];
 		v[n++] = "--exclude-perf";

@@ -30,7 +30,7 @@ int tod_parse_clockid(const char *name)
 
 	if (!strncasecmp(name, "CLOCK_", 6))
 		name += 6;
-	for (i = 0; i < sizeof(clock_names) / sizeof(clock_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(clock_names); i++)
 		if (!strcasecmp(name, clock_names[i].name))
 			return clock_names[i].id;
 	v = strtol(name, &end, 0);

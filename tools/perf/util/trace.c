@@ -73,6 +73,8 @@ struct trace {
 	bool *selected[SYSCALL_NR_ABIS];	/* -e; NULL: all */
 	int *pids;
 	int nr_pids;
+	const char **comms;		/* interned */
+	int nr_comms;
 	struct tod tod;
 	bool have_first;
 	u64 first_time;
@@ -106,8 +108,11 @@ static int for_each_item(const char *list, item_fn fn, void *arg)
 	return 0;
 }
 
-/* How many syscalls of either table @pattern names. */
-static int syscalls_matching(const char *pattern)
+/*
+ * The syscalls of either table that @pattern names: how many, and with
+ * @selected, each one's entry there set to @on.
+ */
+static int match_syscalls(const char *pattern, bool **selected, bool on)
 {
 	int abi, nr, n = 0;
 
@@ -115,7 +120,11 @@ static int syscalls_matching(const char *pattern)
 		for (nr = 0; nr < syscalltbl_size(abi); nr++) {
 			const char *name = syscalltbl_name(abi, nr);
 
-			n += name && !fnmatch(pattern, name, 0);
+			if (!name || fnmatch(pattern, name, 0))
+				continue;
+			n++;
+			if (selected)
+				selected[abi][nr] = on;
 		}
 	return n;
 }
@@ -127,7 +136,7 @@ static int check_syscall(const char *item, void *arg)
 	(void)arg;
 	if (*item == '!')
 		item++;
-	if (syscalls_matching(item))
+	if (match_syscalls(item, NULL, false))
 		return 0;
 	snprintf(bad_item, sizeof(bad_item),
 		 "-e: no syscall is named '%s' (see the names in 'man 2 syscalls')",
@@ -168,17 +177,8 @@ static int select_item(const char *item, void *arg)
 {
 	struct trace *t = arg;
 	bool on = *item != '!';
-	int abi, nr;
 
-	if (!on)
-		item++;
-	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
-		for (nr = 0; nr < syscalltbl_size(abi); nr++) {
-			const char *name = syscalltbl_name(abi, nr);
-
-			if (name && !fnmatch(item, name, 0))
-				t->selected[abi][nr] = on;
-		}
+	match_syscalls(on ? item : item + 1, t->selected, on);
 	return 0;
 }
 
@@ -209,9 +209,17 @@ static int add_pid(const char *item, void *arg)
 	return 0;
 }
 
-static int match_comm(const char *item, void *arg)
+/* Interned as threads' names are: a name matches by its pointer. */
+static int add_comm(const char *item, void *arg)
 {
-	return !strcmp(item, (const char *)arg);
+	struct trace *t = arg;
+	const char **more = realloc(t->comms, (t->nr_comms + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	t->comms = more;
+	t->comms[t->nr_comms] = machine__intern_comm(&t->machine, item);
+	return t->comms[t->nr_comms++] ? 0 : -ENOMEM;
 }
 
 /* --pid and --comm. */
@@ -219,8 +227,9 @@ static bool thread_shown(const struct trace *t, const struct thread *th)
 {
 	int i;
 
-	if (t->o->comms && !for_each_item(t->o->comms, match_comm,
-					  (void *)th->comm))
+	for (i = 0; i < t->nr_comms && t->comms[i] != th->comm; i++)
+		;
+	if (t->nr_comms && i == t->nr_comms)
 		return false;
 	if (!t->nr_pids)
 		return true;
@@ -443,13 +452,21 @@ static void format_call(struct trace *t, struct trace_thread *tt, char *buf,
 	snprintf(buf, size, "%s(%s)", name, args);
 }
 
+/*
+ * --duration and --failure choose by what a call took and returned: a
+ * call without an exit (unfinished, or exit_group) has no line.
+ */
+static bool whole_calls_only(const struct trace *t)
+{
+	return t->o->duration_ms > 0 || t->o->failure;
+}
+
 /* A call whose exit never came (the trace ended, or records were lost). */
 static void print_unfinished(struct trace *t, struct trace_thread *tt)
 {
 	char call[640];
 
-	if (!t->o->lines || !tt->pending_shown || t->o->duration_ms > 0 ||
-	    t->o->failure)
+	if (!t->o->lines || !tt->pending_shown || whole_calls_only(t))
 		return;
 	format_call(t, tt, call, sizeof(call));
 	strcat(call, " ...");
@@ -530,7 +547,7 @@ static void sys_enter(struct trace *t, const struct perf_sample *s)
 	/* exit_group() does not come back: its line is printed now. */
 	tt->pending = false;
 	update_stats(tt, tt->pending_abi, tt->pending_nr, 0, false);
-	if (!t->o->lines || t->o->duration_ms > 0 || t->o->failure)
+	if (!t->o->lines || whole_calls_only(t))
 		return;
 	format_call(t, tt, call, sizeof(call));
 	print_line(t, tt, s->time, NULL, call, "= ?");
@@ -783,6 +800,7 @@ static void trace_exit(struct trace *t)
 		free(t->selected[abi]);
 	}
 	free(t->pids);
+	free(t->comms);
 	free(t->exes);
 	if (t->tep)
 		tep_free(t->tep);
@@ -803,6 +821,8 @@ int trace__run(const struct trace_opts *o, struct perf_session *s,
 		err = setup_selection(&t);
 	if (!err && o->pids)
 		err = for_each_item(o->pids, add_pid, &t);
+	if (!err && o->comms)
+		err = for_each_item(o->comms, add_comm, &t);
 	if (err) {
 		fprintf(stderr, "perf trace: %s\n", strerror(-err));
 		trace_exit(&t);
