@@ -90,7 +90,7 @@ struct trace {
 typedef int (*item_fn)(const char *item, void *arg);
 
 /* Calls @fn for each comma-separated item of @list; stops on non-zero. */
-static int for_each_item(const char *list, item_fn fn, void *arg)
+static int walk_items(const char *list, item_fn fn, void *arg)
 {
 	char item[256];
 	const char *p = list, *comma;
@@ -158,9 +158,9 @@ static int check_pid(const char *item, void *arg)
 
 const char *trace_opts__check(const struct trace_opts *o)
 {
-	if (o->syscalls && for_each_item(o->syscalls, check_syscall, NULL))
+	if (o->syscalls && walk_items(o->syscalls, check_syscall, NULL))
 		return bad_item;
-	if (o->pids && for_each_item(o->pids, check_pid, NULL))
+	if (o->pids && walk_items(o->pids, check_pid, NULL))
 		return bad_item;
 	if (o->duration_ms < 0)
 		return "--duration needs a positive number of milliseconds";
@@ -185,7 +185,7 @@ static int select_item(const char *item, void *arg)
 /* -e: with names, only those; with !names only, all but those. */
 static int setup_selection(struct trace *t)
 {
-	bool all = !for_each_item(t->o->syscalls, has_positive, NULL);
+	bool all = !walk_items(t->o->syscalls, has_positive, NULL);
 	int abi;
 
 	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++) {
@@ -194,7 +194,7 @@ static int setup_selection(struct trace *t)
 			return -ENOMEM;
 		memset(t->selected[abi], all, syscalltbl_size(abi));
 	}
-	return for_each_item(t->o->syscalls, select_item, t);
+	return walk_items(t->o->syscalls, select_item, t);
 }
 
 static int add_pid(const char *item, void *arg)
@@ -820,9 +820,9 @@ int trace__run(const struct trace_opts *o, struct perf_session *s,
 	if (!err && o->syscalls)
 		err = setup_selection(&t);
 	if (!err && o->pids)
-		err = for_each_item(o->pids, add_pid, &t);
+		err = walk_items(o->pids, add_pid, &t);
 	if (!err && o->comms)
-		err = for_each_item(o->comms, add_comm, &t);
+		err = walk_items(o->comms, add_comm, &t);
 	if (err) {
 		fprintf(stderr, "perf trace: %s\n", strerror(-err));
 		trace_exit(&t);

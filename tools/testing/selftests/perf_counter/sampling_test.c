@@ -439,11 +439,16 @@ static void check_chain(const struct perf_counter_header *h,
 		c->kernel_frames = true;
 }
 
-/* A user call chain by frame pointers, from the faulting instruction. */
-TEST(callchain_of_fault_has_user_frames)
+/*
+ * Sample every page fault of caller_of_fault() on a fresh fault_page
+ * with @sample_type; @fn sees each record.
+ */
+static void sample_faults(struct __test_metadata *_metadata,
+			  __u64 sample_type, struct tally *t,
+			  void (*fn)(const struct perf_counter_header *h,
+				     struct tally *t, void *arg),
+			  void *arg)
 {
-	struct chain_check c = {};
-	struct tally t = {};
 	struct ring r;
 	int fd;
 
@@ -451,21 +456,29 @@ TEST(callchain_of_fault_has_user_frames)
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, fault_page);
 	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			  PERF_SAMPLE_CALLCHAIN, false);
+			  sample_type, false);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
 	caller_of_fault();
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
-	ring_drain(&r, &t, check_chain, &c);
+	ring_drain(&r, t, fn, arg);
+	ring_unmap(&r);
+	close(fd);
+	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
+}
 
+/* A user call chain by frame pointers, from the faulting instruction. */
+TEST(callchain_of_fault_has_user_frames)
+{
+	struct chain_check c = {};
+	struct tally t = {};
+
+	sample_faults(_metadata, PERF_SAMPLE_CALLCHAIN, &t, check_chain, &c);
 	EXPECT_EQ(0, t.bad);
 	EXPECT_LE(1, c.samples);
 	EXPECT_TRUE(c.callee_ip);
 	EXPECT_TRUE(c.caller_ret);
-	ring_unmap(&r);
-	close(fd);
-	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
 }
 
 /* What a fault sample (IP, ADDR) says about the page fault_page. */
@@ -494,27 +507,12 @@ TEST(fault_sample_says_the_address)
 {
 	struct addr_check c = {};
 	struct tally t = {};
-	struct ring r;
-	int fd;
 
-	fault_page = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, fault_page);
-	fd = open_sampler(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1,
-			  PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, false);
-	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
-	ASSERT_TRUE(ring_map(&r, fd, DATA_PAGES)) TH_LOG("mmap: %s", strerror(errno));
-	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
-	caller_of_fault();
-	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
-	ring_drain(&r, &t, check_fault_addr, &c);
-
+	sample_faults(_metadata, PERF_SAMPLE_IP | PERF_SAMPLE_ADDR, &t,
+		      check_fault_addr, &c);
 	EXPECT_EQ(0, t.bad);
 	EXPECT_LE(1, c.samples);
 	EXPECT_TRUE(c.found);
-	ring_unmap(&r);
-	close(fd);
-	munmap((void *)fault_page, sysconf(_SC_PAGESIZE));
 }
 
 /*
