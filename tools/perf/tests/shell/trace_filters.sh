@@ -47,16 +47,16 @@ pid=$(start_waiting_syscalls $N)
 [ -n "$pid" ] || fail "the workload did not start"
 $PERF trace -s -p "$pid" -o "$tmpdir/attach" &
 trace_pid=$!
-# Its recorder, a child process, opens the counters.
+# Its recorder, a child process, enables the counters once it has read
+# the task's mappings from /proc, and then waits for records in poll(2)
+# (syscall 7, a timeout of 100 or 5 ms, not the -1 of waiting to write).
 i=0
-until [ "$(ls -l $(sed -n "s|^\([0-9]*\) (perf) . $trace_pid .*|/proc/\1/fd|p" /proc/[0-9]*/stat 2>/dev/null) 2>/dev/null |
-	grep -c 'perf_event\|perf_counter')" -ge 2 ]; do
+until sed -n "s|^\([0-9]*\) (perf) . $trace_pid .*|/proc/\1/syscall|p" /proc/[0-9]*/stat 2>/dev/null |
+	xargs cat 2>/dev/null | awk '$1 == 7 && $4 != "0xffffffffffffffff" { ok = 1 } END { exit !ok }'; do
 	i=$((i + 1))
-	[ $i -gt 500 ] && fail "perf trace -p did not open its counters"
+	[ $i -gt 1500 ] && fail "perf trace -p did not start recording"
 	sleep 0.02
 done
-# They are enabled once the tasks' mappings are read from /proc.
-sleep 0.5
 kill -USR1 "$pid"
 wait $trace_pid || fail "perf trace -p exited $?"
 [ "$(summary_row "$tmpdir/attach" getppid)" = "$N 0" ] ||

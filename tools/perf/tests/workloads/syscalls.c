@@ -2,8 +2,8 @@
 /*
  * A workload with known system call counts: N getppid, M opens of a
  * missing path (all fail with ENOENT), K one-byte writes to /dev/null.
- * With --mark it first reads the time of day, makes one getpid right
- * after, and prints the time it read ("mark SECONDS.USEC", one write)
+ * With --mark it first makes one getpid between two reads of the time
+ * of day and prints them ("mark SECONDS.USEC SECONDS.USEC", one write)
  * for a tracer's time of that getpid to be compared with.
  *
  * Built into perf (perf test -w syscalls) and, with -DSYSCALLS_MAIN,
@@ -54,16 +54,21 @@ static void wait_for_usr1(void)
 }
 
 /*
- * The time of day, the marked call right after it, then the time is
- * printed (printing first would put a write between the two).
+ * The time of day just before and just after the marked call, printed
+ * afterwards (printing first would put a write between them).  On a
+ * slow machine an interrupt may fall between the two: the call's time
+ * then lies inside the bracket.
  */
 static void mark(void)
 {
-	struct timespec ts;
+	struct timespec before, after;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	clock_gettime(CLOCK_REALTIME, &before);
 	syscall(SYS_getpid);
-	printf("mark %lld.%06ld\n", (long long)ts.tv_sec, ts.tv_nsec / 1000);
+	clock_gettime(CLOCK_REALTIME, &after);
+	printf("mark %lld.%06ld %lld.%06ld\n", (long long)before.tv_sec,
+	       before.tv_nsec / 1000, (long long)after.tv_sec,
+	       after.tv_nsec / 1000);
 	fflush(stdout);
 }
 
