@@ -59,6 +59,23 @@ static inline void perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs,
 		__perf_counter_sw_event(id, nr, regs, addr);
 }
 
+#ifdef CONFIG_PERF_COUNTERS_TRACEPOINTS
+extern atomic_t perf_counter_tp_users;
+void __perf_counter_tp_event(u16 type, u64 count, void *record, int size,
+			     struct pt_regs *regs);
+
+/* A tracepoint's perf record (type: its event id), from perf_tp_event(). */
+static inline void perf_counter_tp_event(u16 type, u64 count, void *record,
+					 int size, struct pt_regs *regs)
+{
+	if (atomic_read(&perf_counter_tp_users))
+		__perf_counter_tp_event(type, count, record, size, regs);
+}
+#else
+static inline void perf_counter_tp_event(u16 type, u64 count, void *record,
+					 int size, struct pt_regs *regs) { }
+#endif
+
 int perf_counter_init_task(struct task_struct *child, u64 clone_flags);
 void perf_counter_exit_task(struct task_struct *task);
 void perf_counter_free_task(struct task_struct *task);
@@ -74,6 +91,8 @@ static inline void perf_counter_task_sched_out(struct task_struct *prev,
 static inline void perf_counter_task_sched_in(struct task_struct *prev,
 					      struct task_struct *task) { }
 static inline void perf_counter_task_migrate(struct task_struct *task) { }
+static inline void perf_counter_tp_event(u16 type, u64 count, void *record,
+					 int size, struct pt_regs *regs) { }
 static inline void perf_counter_sw_event(u32 id, u64 nr,
 					 struct pt_regs *regs, u64 addr) { }
 static inline int perf_counter_init_task(struct task_struct *child,

@@ -320,17 +320,15 @@ void perf_counter_fold_child(struct perf_counter *child)
 }
 
 /*
- * A sampling counter reached its period: write a sample for the event at
- * @regs.  With a limit set by REFRESH, the overflow that uses it up stops
- * the counter; as the caller may be walking the active list, the stop is
- * only marked here.  Returns true when the counter is to stop.
- */
-/*
- * Past perf_counter_max_sample_rate / HZ samples in one tick a counter
+ * Past perf_counter_max_sample_rate / HZ overflows in one tick a counter
  * writes no more until the next tick; it says so with a THROTTLE record,
- * and with an UNTHROTTLE record at its first overflow after.
+ * and with an UNTHROTTLE record at its first overflow after.  Only
+ * overflows that may throttle (@may_throttle) cut a counter off, as
+ * with perf events: a timer's or a PMU's, and every overflow but the
+ * first that one event closes.  One tracepoint record, one sample, is
+ * never cut off, so that tracing loses no record it could write.
  */
-static bool counter_throttled(struct perf_counter *counter)
+static bool counter_throttled(struct perf_counter *counter, bool may_throttle)
 {
 	unsigned int max = READ_ONCE(sysctl_perf_counter_max_sample_rate) / HZ;
 	unsigned long tick = jiffies;
@@ -345,19 +343,27 @@ static bool counter_throttled(struct perf_counter *counter)
 	}
 	if (counter->throttled)
 		return true;
-	if (++counter->tick_samples <= max(max, 1U))
+	if (++counter->tick_samples <= max(max, 1U) || !may_throttle)
 		return false;
 	counter->throttled = true;
 	perf_counter_write_throttle(counter, true);
 	return true;
 }
 
+/*
+ * A sampling counter reached its period: write a sample for the event at
+ * @regs (with @raw, a tracepoint's record).  With a limit set by REFRESH,
+ * the overflow that uses it up stops the counter; as the caller may be
+ * walking the active list, the stop is only marked here.  Returns true
+ * when the counter is to stop.
+ */
 bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
-			   u64 addr, u64 period)
+			   u64 addr, u64 period,
+			   const struct perf_counter_raw *raw, bool may_throttle)
 {
-	if (counter_throttled(counter))
+	if (counter_throttled(counter, may_throttle))
 		return false;
-	perf_counter_write_sample(counter, regs, addr, period);
+	perf_counter_write_sample(counter, regs, addr, period, raw);
 	if (!counter->event_limit || --counter->event_limit)
 		return false;
 	counter->pending_disable = true;

@@ -29,6 +29,28 @@ static bool counter_wants_side_band(const struct perf_counter *counter)
 	       attr->task;
 }
 
+/* Where the counts come from: the PMU behind attr.type. */
+static int counter_source_init(struct perf_counter *counter,
+			       struct perf_counter *parent)
+{
+	switch (counter->attr.type) {
+	case PERF_TYPE_SOFTWARE:
+		return perf_counter_sw_init(counter);
+	case PERF_TYPE_TRACEPOINT:
+		return perf_counter_tp_init(counter, parent);
+	default:
+		return -ENOENT;
+	}
+}
+
+static void counter_source_free(struct perf_counter *counter)
+{
+	if (counter->attr.type == PERF_TYPE_SOFTWARE)
+		atomic_dec(&perf_counter_sw_users[counter->attr.config]);
+	else
+		perf_counter_tp_free(counter);
+}
+
 struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 					int cpu,
 					struct perf_counter *group_leader,
@@ -41,7 +63,7 @@ struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 	if (!counter)
 		return ERR_PTR(-ENOMEM);
 	perf_counter_init(counter, attr, NULL, cpu, group_leader);
-	err = perf_counter_sw_init(counter);
+	err = counter_source_init(counter, parent);
 	if (err) {
 		kfree(counter);
 		return ERR_PTR(err);
@@ -50,7 +72,6 @@ struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 		refcount_inc(&parent->refcount);
 		counter->parent = parent;
 	}
-	atomic_inc(&perf_counter_sw_users[attr->config]);
 	if (counter_wants_side_band(counter))
 		atomic_inc(&perf_counter_side_band_users);
 	perf_counter_sched_key_get();
@@ -61,7 +82,7 @@ void perf_counter_put(struct perf_counter *counter)
 {
 	if (!refcount_dec_and_test(&counter->refcount))
 		return;
-	atomic_dec(&perf_counter_sw_users[counter->attr.config]);
+	counter_source_free(counter);
 	if (counter_wants_side_band(counter))
 		atomic_dec(&perf_counter_side_band_users);
 	perf_counter_sched_key_put();
@@ -351,6 +372,7 @@ static long perf_counter_ioctl(struct file *file, unsigned int cmd,
 	case PERF_COUNTER_IOC_SET_OUTPUT:
 		return perf_counter_set_output(counter, arg);
 	case PERF_COUNTER_IOC_SET_FILTER:
+		return perf_counter_tp_set_filter(counter, (void __user *)arg);
 	case PERF_COUNTER_IOC_SET_BPF:
 	case PERF_COUNTER_IOC_PAUSE_OUTPUT:
 	case PERF_COUNTER_IOC_QUERY_BPF:

@@ -32,6 +32,8 @@
 
 struct ctl_table;
 struct ctl_table_header;
+struct event_filter;
+struct trace_event_call;
 struct task_struct;
 struct pt_regs;
 struct vm_area_struct;
@@ -106,6 +108,12 @@ struct perf_counter_buffer {
 	struct perf_counter		*owner;
 };
 
+/* A tracepoint's record, for PERF_SAMPLE_RAW; NULL for other counters. */
+struct perf_counter_raw {
+	const void	*data;
+	u32		size;
+};
+
 /* One record being written: from perf_counter_output_begin() to _end(). */
 struct perf_counter_output {
 	struct perf_counter_buffer	*rb;
@@ -166,6 +174,13 @@ struct perf_counter {
 	bool				throttled;
 	wait_queue_head_t		waitq;	/* poll() */
 
+	/*
+	 * PERF_TYPE_TRACEPOINT: the tracefs event and the filter set by
+	 * PERF_COUNTER_IOC_SET_FILTER.  Clones use their user counter's.
+	 */
+	struct trace_event_call		*tp_call;
+	struct event_filter		*tp_filter;
+
 	/* Where records go: our own buffer (mmap) or another's (SET_OUTPUT). */
 	struct perf_counter_buffer __rcu *rb;
 	struct mutex			mmap_mutex;	/* rb changes */
@@ -215,7 +230,8 @@ u64 perf_counter_read_local(struct perf_counter *counter,
 			    u64 *enabled, u64 *running);
 void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now);
 bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
-			   u64 addr, u64 period);
+			   u64 addr, u64 period,
+			   const struct perf_counter_raw *raw, bool may_throttle);
 
 /* ring_buffer.c */
 struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
@@ -241,8 +257,10 @@ u64 perf_counter_primary_id(const struct perf_counter *counter);
 unsigned int perf_counter_lost_size(struct perf_counter *counter);
 void perf_counter_write_lost(struct perf_counter_output *out,
 			     struct perf_counter *counter, u64 lost);
+unsigned int perf_counter_raw_size(const struct perf_counter_raw *raw);
 void perf_counter_write_sample(struct perf_counter *counter,
-			       struct pt_regs *regs, u64 addr, u64 period);
+			       struct pt_regs *regs, u64 addr, u64 period,
+			       const struct perf_counter_raw *raw);
 void perf_counter_write_throttle(struct perf_counter *counter, bool throttle);
 void perf_counter_write_comm(struct perf_counter *counter,
 			     struct task_struct *task, const char *comm,
@@ -258,6 +276,48 @@ extern const struct perf_counter_pmu perf_counter_sw_pmu;
 int perf_counter_sw_init(struct perf_counter *counter);
 void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
 			   struct pt_regs *regs, u64 addr);
+void perf_counter_disable_pending(struct perf_counter_context *ctx);
+
+/* tp.c: tracepoint counters */
+struct perf_counter_tp_record {
+	u16			type;	/* the tracefs event id */
+	u64			count;
+	struct perf_counter_raw	raw;
+	struct pt_regs		*regs;
+};
+
+#ifdef CONFIG_PERF_COUNTERS_TRACEPOINTS
+extern atomic_t perf_counter_tp_users;
+int perf_counter_tp_init(struct perf_counter *counter,
+			 struct perf_counter *parent);
+int perf_counter_tp_check_raw(struct perf_counter *counter, bool per_task);
+void perf_counter_tp_free(struct perf_counter *counter);
+long perf_counter_tp_set_filter(struct perf_counter *counter,
+				const char __user *ufilter);
+void perf_counter_tp_count(struct perf_counter_context *ctx,
+			   const struct perf_counter_tp_record *rec);
+bool perf_counter_tp_match(struct perf_counter *counter,
+			   const struct perf_counter_tp_record *rec);
+#else
+static inline int perf_counter_tp_init(struct perf_counter *counter,
+				       struct perf_counter *parent)
+{
+	return -ENOENT;
+}
+
+static inline int perf_counter_tp_check_raw(struct perf_counter *counter,
+					    bool per_task)
+{
+	return 0;
+}
+
+static inline void perf_counter_tp_free(struct perf_counter *counter) { }
+static inline long perf_counter_tp_set_filter(struct perf_counter *counter,
+					      const char __user *ufilter)
+{
+	return -EINVAL;
+}
+#endif
 
 /* task.c: per-task and per-CPU contexts, the hooks */
 struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu);

@@ -18,6 +18,7 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "internal.h"
@@ -53,11 +54,38 @@ struct sample_id {
 	u32	cpu;
 };
 
-static void sample_id_fill(struct sample_id *id, struct task_struct *task)
+/*
+ * The time records of @counter carry: the perf clock, or with
+ * attr.use_clockid the clock asked for (checked at open), read through
+ * its NMI-safe accessor, so that user space can put the records on the
+ * time line of its own clock_gettime() readings.
+ */
+static u64 counter_time(const struct perf_counter *counter)
+{
+	if (!counter->attr.use_clockid)
+		return perf_counter_clock();
+	switch (counter->attr.clockid) {
+	case CLOCK_MONOTONIC:
+		return ktime_get_mono_fast_ns();
+	case CLOCK_MONOTONIC_RAW:
+		return ktime_get_raw_fast_ns();
+	case CLOCK_REALTIME:
+		return ktime_get_real_fast_ns();
+	case CLOCK_BOOTTIME:
+		return ktime_get_boot_fast_ns();
+	case CLOCK_TAI:
+		return ktime_get_tai_fast_ns();
+	default:
+		return perf_counter_clock();
+	}
+}
+
+static void sample_id_fill(struct sample_id *id, struct perf_counter *counter,
+			   struct task_struct *task)
 {
 	id->pid = task_tgid_nr(task);
 	id->tid = task_pid_nr(task);
-	id->time = perf_counter_clock();
+	id->time = counter_time(counter);
 	id->cpu = raw_smp_processor_id();
 }
 
@@ -119,7 +147,7 @@ void perf_counter_write_lost(struct perf_counter_output *out,
 {
 	struct sample_id id;
 
-	sample_id_fill(&id, current);
+	sample_id_fill(&id, counter, current);
 	put_header(out, PERF_RECORD_LOST, 0, perf_counter_lost_size(counter));
 	put_u64(out, perf_counter_primary_id(counter));
 	put_u64(out, lost);
@@ -148,7 +176,7 @@ static void write_side_band(struct perf_counter *counter, u32 type, u16 misc,
 
 	size = sizeof(struct perf_counter_header) + body +
 	       sample_id_size(counter);
-	sample_id_fill(&id, current);
+	sample_id_fill(&id, counter, current);
 	rcu_read_lock();
 	rb = counter_buffer(counter);
 	if (rb && !perf_counter_output_begin(&out, rb, counter, size)) {
@@ -294,6 +322,7 @@ struct sample_data {
 	u64			ip;
 	u64			addr;
 	u64			period;
+	const struct perf_counter_raw	*raw;
 	u16			misc;
 	unsigned int		nr_values;
 	unsigned int		nr_ips;
@@ -309,6 +338,31 @@ struct sample_data {
 #define SAMPLE_CONTEXT_LEVELS	4
 static DEFINE_PER_CPU(struct sample_data, sample_scratch[SAMPLE_CONTEXT_LEVELS]);
 
+/*
+ * PERF_SAMPLE_RAW: a u32 size, then the record and zeros up to the next
+ * u64 boundary; the size counts the record and its padding.  A sample
+ * with no record (not a tracepoint's) carries four zero bytes.
+ */
+unsigned int perf_counter_raw_size(const struct perf_counter_raw *raw)
+{
+	return ALIGN(sizeof(u32) + (raw ? raw->size : sizeof(u32)),
+		     sizeof(u64));
+}
+
+static void put_raw(struct perf_counter_output *out,
+		    const struct perf_counter_raw *raw)
+{
+	static const u8 zeros[sizeof(u64)];
+	u32 size = perf_counter_raw_size(raw) - sizeof(u32);
+
+	perf_counter_output_copy(out, &size, sizeof(size));
+	if (raw) {
+		perf_counter_output_copy(out, raw->data, raw->size);
+		size -= raw->size;
+	}
+	perf_counter_output_copy(out, zeros, size);
+}
+
 static unsigned int sample_size(struct perf_counter *counter,
 				const struct sample_data *d)
 {
@@ -322,6 +376,8 @@ static unsigned int sample_size(struct perf_counter *counter,
 		size += d->nr_values * sizeof(u64);
 	if (type & PERF_SAMPLE_CALLCHAIN)
 		size += (1 + d->nr_ips) * sizeof(u64);
+	if (type & PERF_SAMPLE_RAW)
+		size += perf_counter_raw_size(d->raw);
 	return size;
 }
 
@@ -357,6 +413,8 @@ static void sample_write(struct perf_counter_output *out,
 		put_u64(out, d->nr_ips);
 		perf_counter_output_copy(out, d->ips, d->nr_ips * sizeof(u64));
 	}
+	if (type & PERF_SAMPLE_RAW)
+		put_raw(out, d->raw);
 }
 
 /*
@@ -366,7 +424,8 @@ static void sample_write(struct perf_counter_output *out,
  * scratch area of our level is ours.
  */
 void perf_counter_write_sample(struct perf_counter *counter,
-			       struct pt_regs *regs, u64 addr, u64 period)
+			       struct pt_regs *regs, u64 addr, u64 period,
+			       const struct perf_counter_raw *raw)
 {
 	struct sample_data *d =
 		this_cpu_ptr(&sample_scratch[interrupt_context_level()]);
@@ -376,12 +435,13 @@ void perf_counter_write_sample(struct perf_counter *counter,
 	unsigned int size;
 
 	lockdep_assert_irqs_disabled();
-	sample_id_fill(&d->id, current);
+	sample_id_fill(&d->id, counter, current);
 	d->ip = regs ? instruction_pointer(regs) : 0;
 	d->misc = regs && user_mode(regs) ? PERF_RECORD_MISC_USER :
 					     PERF_RECORD_MISC_KERNEL;
 	d->addr = addr;
 	d->period = period;
+	d->raw = raw;
 	d->nr_values = 0;
 	if (type & PERF_SAMPLE_READ) {
 		d->nr_values = read_values(counter, d->values);
@@ -407,7 +467,7 @@ static void throttle_fill(struct perf_counter_output *out, const void *arg)
 {
 	const struct perf_counter *counter = arg;
 
-	put_u64(out, perf_counter_clock());
+	put_u64(out, counter_time(counter));
 	put_u64(out, perf_counter_primary_id(counter));
 	put_u64(out, counter->id);
 }
@@ -452,6 +512,7 @@ void perf_counter_write_comm(struct perf_counter *counter,
 struct task_body {
 	struct task_struct	*task;
 	struct task_struct	*parent;
+	u64			time;
 };
 
 static void task_fill(struct perf_counter_output *out, const void *arg)
@@ -460,14 +521,15 @@ static void task_fill(struct perf_counter_output *out, const void *arg)
 
 	put_u32_pair(out, task_tgid_nr(t->task), task_tgid_nr(t->parent));
 	put_u32_pair(out, task_pid_nr(t->task), task_pid_nr(t->parent));
-	put_u64(out, perf_counter_clock());
+	put_u64(out, t->time);
 }
 
 /* PERF_RECORD_FORK or _EXIT: pid, ppid, tid, ptid, time. */
 void perf_counter_write_task(struct perf_counter *counter,
 			     struct task_struct *task, bool fork)
 {
-	struct task_body t = { task, fork ? current : task->real_parent };
+	struct task_body t = { task, fork ? current : task->real_parent,
+			       counter_time(counter) };
 
 	write_side_band(counter, fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT,
 			0, 4 * sizeof(u32) + sizeof(u64), task_fill, &t);

@@ -22,8 +22,6 @@
 
 #include "internal.h"
 
-static void sw_disable_pending(struct perf_counter_context *ctx);
-
 /* How many counters of each software id exist: the hooks' fast test. */
 atomic_t perf_counter_sw_users[PERF_COUNT_SW_MAX];
 
@@ -78,9 +76,10 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	/* The period of a sample is the timer's, as with perf_events. */
 	if (regs && !sw_sample_excluded(counter, regs))
 		stop = perf_counter_overflow(counter, regs, 0,
-					     sw_clock_period(counter));
+					     sw_clock_period(counter), NULL,
+					     true);
 	if (counter->ctx->pending_disable)
-		sw_disable_pending(counter->ctx);
+		perf_counter_disable_pending(counter->ctx);
 	if (stop)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(sw_clock_period(counter)));
@@ -144,6 +143,7 @@ int perf_counter_sw_init(struct perf_counter *counter)
 	case PERF_COUNT_SW_ALIGNMENT_FAULTS:
 	case PERF_COUNT_SW_EMULATION_FAULTS:
 	case PERF_COUNT_SW_DUMMY:
+		atomic_inc(&perf_counter_sw_users[counter->attr.config]);
 		counter->pmu = &perf_counter_sw_pmu;
 		hrtimer_init(&counter->hrtimer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_HARD);
@@ -204,17 +204,24 @@ static void sw_count_periods(struct perf_counter *counter, u64 nr,
 		if (counter->attr.freq)
 			sw_adjust_freq_period(counter);
 		counter->period_left += sw_event_period(counter);
-		if (perf_counter_overflow(counter, regs, addr, period))
+		if (perf_counter_overflow(counter, regs, addr, period, NULL,
+					  true))
 			break;
 	}
 }
 
-/* Stop the counters whose last allowed overflow just happened. */
-static void sw_disable_pending(struct perf_counter_context *ctx)
+/*
+ * Stop the counters whose last allowed overflow just happened.  A record
+ * may be raised while this CPU holds ctx->lock (a tracepoint in code
+ * that changes the context): then the stop waits for the next event,
+ * and the counters marked meanwhile take no more events.
+ */
+void perf_counter_disable_pending(struct perf_counter_context *ctx)
 {
 	struct perf_counter *counter, *next;
 
-	raw_spin_lock(&ctx->lock);
+	if (!raw_spin_trylock(&ctx->lock))
+		return;
 	ctx->pending_disable = false;
 	perf_counter_ctx_update_time(ctx, perf_counter_clock());
 	list_for_each_entry_safe(counter, next, &ctx->active_list,
@@ -249,7 +256,7 @@ void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
 		sample_regs = task_pt_regs(current);
 	list_for_each_entry(counter, &ctx->active_list, active_entry) {
 		if (counter->attr.type != PERF_TYPE_SOFTWARE ||
-		    counter->attr.config != id)
+		    counter->attr.config != id || counter->pending_disable)
 			continue;
 		if (sw_excluded(counter, regs))
 			continue;
@@ -258,5 +265,5 @@ void perf_counter_sw_count(struct perf_counter_context *ctx, u32 id, u64 nr,
 			sw_count_periods(counter, nr, sample_regs, addr);
 	}
 	if (ctx->pending_disable)
-		sw_disable_pending(ctx);
+		perf_counter_disable_pending(ctx);
 }

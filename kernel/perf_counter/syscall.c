@@ -117,7 +117,8 @@ static int check_attr(const struct perf_counter_attr *attr)
 	/* Valid, but not something this subsystem does (yet). */
 	if (attr->remove_on_exec || attr->sigtrap || attr->aux_output)
 		return -EOPNOTSUPP;
-	if (attr->type != PERF_TYPE_SOFTWARE)
+	if (attr->type != PERF_TYPE_SOFTWARE &&
+	    attr->type != PERF_TYPE_TRACEPOINT)
 		return -ENOENT;
 	return 0;
 }
@@ -247,6 +248,11 @@ static long counter_open(const struct perf_counter_attr *attr,
 	counter = perf_counter_alloc(attr, cpu, leader, NULL);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
+	err = perf_counter_tp_check_raw(counter, task);
+	if (err) {
+		perf_counter_put(counter);
+		return err;
+	}
 	ctx = target_ctx(task, cpu);
 	if (IS_ERR(ctx)) {
 		perf_counter_put(counter);

@@ -257,6 +257,33 @@ void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs, u64 addr)
 	local_irq_restore(flags);
 }
 
+#ifdef CONFIG_PERF_COUNTERS_TRACEPOINTS
+/*
+ * From perf_tp_event(): a tracepoint's record, its common fields filled
+ * in, at the registers the tracepoint gives (the caller's, or the user
+ * registers of a system call).  Preemption is off; the record stays
+ * valid until we return.
+ */
+void __perf_counter_tp_event(u16 type, u64 count, void *record, int size,
+			     struct pt_regs *regs)
+{
+	struct perf_counter_tp_record rec = {
+		.type	= type,
+		.count	= count,
+		.raw	= { record, size },
+		.regs	= regs,
+	};
+	struct perf_counter_cpu *cpus;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpus = this_cpu_ptr(&perf_counter_cpus);
+	perf_counter_tp_count(&cpus->ctx, &rec);
+	perf_counter_tp_count(cpus->task_ctx, &rec);
+	local_irq_restore(flags);
+}
+#endif
+
 void __init perf_counter_cpus_init(void)
 {
 	int cpu;

@@ -13,10 +13,27 @@ bool perf_errno_unsupported(int err)
 	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
 }
 
+/* Raw tracepoint records are kernel data, behind the lowest level. */
+static bool wants_raw_records(const struct perf_evsel *evsel)
+{
+	return evsel->attr.type == PERF_TYPE_TRACEPOINT &&
+	       (evsel->attr.sample_type & PERF_SAMPLE_RAW);
+}
+
 static const char *access_advice(const struct perf_evsel *evsel, char *buf,
 				 size_t size)
 {
 	int level = perf_backend_paranoid();
+
+	if (wants_raw_records(evsel) && level > -1) {
+		snprintf(buf, size,
+			 "No permission to sample the raw records of tracepoint '%s' (%s is %d).\n"
+			 "Raw tracepoint data is kernel data: run as root, add CAP_PERFMON,\n"
+			 "or allow it to all users: echo -1 > %s",
+			 evsel->name, perf_backend_paranoid_file(), level,
+			 perf_backend_paranoid_file());
+		return buf;
+	}
 
 	snprintf(buf, size,
 		 "No permission to open event '%s' (%s is %d).\n"

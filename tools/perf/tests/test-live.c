@@ -138,3 +138,31 @@ int test__backend(struct test_ctx *ctx)
 	pr_test(ctx, "backend: %s\n", perf_backend_name(perf_backend()));
 	return TEST_OK;
 }
+
+/*
+ * Open errors name the paranoid file of the backend in use; refused raw
+ * tracepoint samples say they need the lowest level, and how to set it.
+ */
+int test__open_advice(struct test_ctx *ctx)
+{
+	const char *file = perf_backend_paranoid_file();
+	struct perf_evsel evsel = { .name = (char *)"sched:sched_switch" };
+	char msg[1024];
+
+	evsel.attr.type = PERF_TYPE_TRACEPOINT;
+	evsel.attr.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW;
+	perf_strerror_open(EPERM, &evsel, msg, sizeof(msg));
+	TEST_ASSERT(ctx, strstr(msg, file), "no %s in: %s", file, msg);
+	TEST_ASSERT(ctx, strstr(msg, "sched:sched_switch"), "no event in: %s", msg);
+	if (perf_backend_paranoid() > -1) {
+		TEST_ASSERT(ctx, strstr(msg, "raw records"), "not about raw records: %s", msg);
+		TEST_ASSERT(ctx, strstr(msg, "echo -1 >"), "no way out: %s", msg);
+	}
+
+	/* Counting a tracepoint needs no raw data: the general advice. */
+	evsel.attr.sample_type = 0;
+	perf_strerror_open(EACCES, &evsel, msg, sizeof(msg));
+	TEST_ASSERT(ctx, strstr(msg, file), "no %s in: %s", file, msg);
+	TEST_ASSERT(ctx, !strstr(msg, "raw records"), "raw advice for counting: %s", msg);
+	return TEST_OK;
+}

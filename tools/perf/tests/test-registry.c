@@ -26,6 +26,8 @@ const struct test_case unit_tests[] = {
 	  test__stat_output },
 	{ "options", "Command-line option parsing", test__options },
 	{ "backend", "Backend selection", test__backend },
+	{ "open-advice", "Open errors: paranoid advice, raw tracepoint records",
+	  test__open_advice },
 	{ "task-clock", "Live: task-clock enable/disable/read/reset/id",
 	  test__live_task_clock },
 	{ "syscall-count", "Live: exact getppid count from a tracepoint",

@@ -67,6 +67,7 @@ int test__stats(struct test_ctx *ctx);
 int test__stat_output(struct test_ctx *ctx);
 int test__options(struct test_ctx *ctx);
 int test__backend(struct test_ctx *ctx);
+int test__open_advice(struct test_ctx *ctx);
 int test__live_task_clock(struct test_ctx *ctx);
 int test__live_syscall_count(struct test_ctx *ctx);
 int test__symbols(struct test_ctx *ctx);

@@ -14,36 +14,9 @@
 #include <sys/wait.h>
 
 #include "counter_test.h"
+#include "ring.h"
 
 #define DATA_PAGES	8
-
-struct ring {
-	int				fd;
-	struct perf_counter_mmap_page	*page;
-	char				*data;
-	size_t				size;
-};
-
-static bool ring_map(struct ring *r, int fd, unsigned int pages)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *base;
-
-	base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
-	if (base == MAP_FAILED)
-		return false;
-	r->fd = fd;
-	r->page = base;
-	r->data = (char *)base + page;
-	r->size = pages * page;
-	return true;
-}
-
-static void ring_unmap(struct ring *r)
-{
-	munmap(r->page, r->size + sysconf(_SC_PAGESIZE));
-}
 
 /* What a reader checks of every record and adds up. */
 struct tally {
@@ -53,16 +26,6 @@ struct tally {
 	__u64	bytes;
 	__u32	sample_size;	/* the size every sample must have */
 };
-
-/* Copy the record at @pos out of the ring, undoing a wrap. */
-static void ring_copy(struct ring *r, __u64 pos, void *dst, size_t len)
-{
-	size_t off = pos & (r->size - 1);
-	size_t first = len < r->size - off ? len : r->size - off;
-
-	memcpy(dst, r->data + off, first);
-	memcpy((char *)dst + first, r->data, len - first);
-}
 
 /* Consume every published record; @fn sees each one. */
 static void ring_drain(struct ring *r, struct tally *t,
