@@ -135,8 +135,10 @@ long perf_counter_tp_set_filter(struct perf_counter *counter,
 	if (counter->tp_filter)
 		goto out;
 	err = perf_counter_trace_filter(counter->tp_call, str, &filter);
-	if (!err)
-		smp_store_release(&counter->tp_filter, filter);
+	if (err)
+		goto out;
+	/* Pairs with perf_counter_tp_match(): the filter is whole first. */
+	smp_store_release(&counter->tp_filter, filter);
 out:
 	mutex_unlock(&ctx->mutex);
 	kfree(str);
@@ -155,6 +157,7 @@ bool perf_counter_tp_match(struct perf_counter *counter,
 	/* Tracepoints fire in the kernel: exclude_kernel leaves nothing. */
 	if (counter->attr.exclude_kernel && !user_mode(rec->regs))
 		return false;
+	/* Pairs with perf_counter_tp_set_filter()'s release. */
 	filter = smp_load_acquire(&tp_owner(counter)->tp_filter);
 	return !filter || filter_match_preds(filter, (void *)rec->raw.data);
 }

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of tracepoint counters: the PERF_SAMPLE_RAW layout, which
+ * records a counter takes, and how one record closes periods, with made
+ * up records handed to a context of one counter.  The counter has no
+ * buffer: samples are decided (and throttled) but written nowhere.
+ */
+
+#include <kunit/test.h>
+#include <linux/irqflags.h>
+#include <linux/ptrace.h>
+#include <linux/string.h>
+
+#include "internal.h"
+
+#define TEST_EVENT_ID	4242
+
+struct tp_fixture {
+	struct perf_counter_context	ctx;
+	struct perf_counter		counter;
+	struct pt_regs			regs;	/* zero: kernel mode */
+	struct perf_counter_tp_record	rec;
+};
+
+static int tp_test_init(struct kunit *test)
+{
+	struct perf_counter_attr attr = {
+		.type		= PERF_TYPE_TRACEPOINT,
+		.config		= TEST_EVENT_ID,
+		.sample_period	= 3,
+	};
+	struct tp_fixture *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	perf_counter_ctx_init(&f->ctx, NULL, 0);
+	f->ctx.is_active = true;
+	perf_counter_init(&f->counter, &attr, NULL, 0, NULL);
+	f->counter.ctx = &f->ctx;
+	f->counter.state = PERF_COUNTER_STATE_ACTIVE;
+	list_add_tail(&f->counter.active_entry, &f->ctx.active_list);
+	f->rec.type = TEST_EVENT_ID;
+	f->rec.count = 1;
+	f->rec.regs = &f->regs;
+	test->priv = f;
+	return 0;
+}
+
+static void deliver(struct tp_fixture *f)
+{
+	local_irq_disable();
+	perf_counter_tp_count(&f->ctx, &f->rec);
+	local_irq_enable();
+}
+
+static void raw_size_test(struct kunit *test)
+{
+	struct perf_counter_raw raw = { };
+	unsigned int size;
+
+	/* No record: the u32 size and four zero bytes. */
+	KUNIT_EXPECT_EQ(test, perf_counter_raw_size(NULL), 8U);
+	for (raw.size = 1; raw.size <= 64; raw.size++) {
+		size = perf_counter_raw_size(&raw);
+		KUNIT_EXPECT_EQ_MSG(test, size % 8, 0U, "record of %u", raw.size);
+		KUNIT_EXPECT_GE(test, size, raw.size + 4);
+		KUNIT_EXPECT_LT(test, size, raw.size + 4 + 8);
+	}
+	/* A tracepoint's record is sized so that it needs no padding. */
+	raw.size = 20;
+	KUNIT_EXPECT_EQ(test, perf_counter_raw_size(&raw), 24U);
+}
+
+static void counts_its_event_only_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+
+	deliver(f);
+	f->rec.type = TEST_EVENT_ID + 1;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 1LL);
+
+	/* Tracepoints fire in the kernel: exclude_kernel takes none. */
+	f->rec.type = TEST_EVENT_ID;
+	f->counter.attr.exclude_kernel = 1;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 1LL);
+
+	/* ...but a system call's records carry the user's registers. */
+	f->regs.cs = __USER_CS;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 2LL);
+}
+
+/* __perf_count(): one record of 10 events closes three periods of 3. */
+static void record_closes_periods_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+
+	f->rec.count = 10;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 10LL);
+	KUNIT_EXPECT_EQ(test, f->counter.period_left, 2LL);
+	KUNIT_EXPECT_EQ(test, f->counter.tick_samples, 3U);
+	f->rec.count = 1;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, f->counter.period_left, 1LL);
+	KUNIT_EXPECT_EQ(test, f->counter.tick_samples, 3U);
+}
+
+/*
+ * One record per sample is never throttled, however many come in a
+ * tick; a record that closes a million periods is, after the first
+ * ones, and the loop over them ends.
+ */
+static void throttling_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+	unsigned int max = sysctl_perf_counter_max_sample_rate / HZ;
+	unsigned int i;
+
+	f->counter.attr.sample_period = 1;
+	f->counter.period_left = 1;
+	local_irq_disable();
+	for (i = 0; i < 2 * max + 10; i++)
+		perf_counter_tp_count(&f->ctx, &f->rec);
+	local_irq_enable();
+	KUNIT_EXPECT_FALSE(test, f->counter.throttled);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count),
+			(s64)(2 * max + 10));
+
+	f->counter.tick_samples = 0;
+	f->rec.count = 1000000;
+	deliver(f);
+	KUNIT_EXPECT_TRUE(test, f->counter.throttled);
+	KUNIT_EXPECT_EQ(test, f->counter.period_left, 1LL);
+}
+
+/* A counter that used up its REFRESH limit takes no more records. */
+static void pending_disable_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+
+	f->counter.pending_disable = true;
+	f->ctx.pending_disable = true;
+	local_irq_disable();
+	raw_spin_lock(&f->ctx.lock);	/* the stop cannot happen now */
+	perf_counter_tp_count(&f->ctx, &f->rec);
+	raw_spin_unlock(&f->ctx.lock);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 0LL);
+	KUNIT_EXPECT_TRUE(test, f->ctx.pending_disable);
+}
+
+static struct kunit_case perf_counter_tp_test_cases[] = {
+	KUNIT_CASE(raw_size_test),
+	KUNIT_CASE(counts_its_event_only_test),
+	KUNIT_CASE(record_closes_periods_test),
+	KUNIT_CASE(throttling_test),
+	KUNIT_CASE(pending_disable_test),
+	{ }
+};
+
+static struct kunit_suite perf_counter_tp_test_suite = {
+	.name = "perf_counter_tp",
+	.init = tp_test_init,
+	.test_cases = perf_counter_tp_test_cases,
+};
+
+kunit_test_suite(perf_counter_tp_test_suite);
