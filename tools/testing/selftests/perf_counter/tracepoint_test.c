@@ -188,15 +188,17 @@ static bool ping_pong(int rounds)
 			SKIP(return, "needs a kernel with perf_counter_open"); \
 	} while (0)
 
-/* Every sys_enter_getppid record is counted, on each backend. */
-TEST(syscall_tracepoint_counts_exactly)
+/* @hit(CALLS) hits tracefs event @sys:@name CALLS times: on each backend. */
+static void expect_exact_count(struct __test_metadata *_metadata,
+			      const char *sys, const char *name,
+			      void (*hit)(int n))
 {
-	long id = tp_id("syscalls", "sys_enter_getppid");
+	long id = tp_id(sys, name);
 	struct perf_counter_attr attr;
 	enum backend b;
 	int fd;
 
-	SKIP_WITHOUT_EVENT(id, "syscalls", "sys_enter_getppid");
+	ASSERT_LE(0, id) TH_LOG("%s:%s has no id", sys, name);
 	for (b = 0; b < NR_BACKENDS; b++) {
 		if (!backend_present(b))
 			continue;
@@ -204,11 +206,20 @@ TEST(syscall_tracepoint_counts_exactly)
 		fd = open_on(b, &attr, 0, -1);
 		ASSERT_LE(0, fd) TH_LOG("%s: %s", backend_names[b], strerror(errno));
 		ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0);
-		make_getppid_calls(CALLS);
+		hit(CALLS);
 		ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
 		EXPECT_EQ(CALLS, counter_value(fd)) TH_LOG("%s", backend_names[b]);
 		close(fd);
 	}
+}
+
+/* Every sys_enter_getppid record is counted, on each backend. */
+TEST(syscall_tracepoint_counts_exactly)
+{
+	SKIP_WITHOUT_EVENT(tp_id("syscalls", "sys_enter_getppid"),
+			   "syscalls", "sys_enter_getppid");
+	expect_exact_count(_metadata, "syscalls", "sys_enter_getppid",
+			   make_getppid_calls);
 }
 
 /*
@@ -648,31 +659,6 @@ static long exe_offset(unsigned long addr, char *file, size_t len)
 	return off;
 }
 
-/* Count @n hits of tracefs event @sys:@name on each backend. */
-static void expect_probe_hits(struct __test_metadata *_metadata,
-			      const char *sys, const char *name,
-			      void (*hit)(int n))
-{
-	long id = tp_id(sys, name);
-	struct perf_counter_attr attr;
-	enum backend b;
-	int fd;
-
-	ASSERT_LE(0, id) TH_LOG("%s:%s has no id", sys, name);
-	for (b = 0; b < NR_BACKENDS; b++) {
-		if (!backend_present(b))
-			continue;
-		tp_attr(&attr, id, 0);
-		fd = open_on(b, &attr, 0, -1);
-		ASSERT_LE(0, fd) TH_LOG("%s: %s", backend_names[b], strerror(errno));
-		ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0);
-		hit(CALLS);
-		ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
-		EXPECT_EQ(CALLS, counter_value(fd)) TH_LOG("%s", backend_names[b]);
-		close(fd);
-	}
-}
-
 static void call_uprobe_target(int n)
 {
 	volatile int sink = 0;
@@ -694,7 +680,7 @@ TEST(kprobe_event_counts_calls)
 	tracefs_write("kprobe_events", "-:pctest/getppid\n");
 	ASSERT_EQ(0, tracefs_write("kprobe_events",
 				   "p:pctest/getppid __x64_sys_getppid\n"));
-	expect_probe_hits(_metadata, "pctest", "getppid", make_getppid_calls);
+	expect_exact_count(_metadata, "pctest", "getppid", make_getppid_calls);
 	EXPECT_EQ(0, tracefs_write("kprobe_events", "-:pctest/getppid\n"));
 }
 
@@ -713,7 +699,7 @@ TEST(uprobe_event_counts_calls)
 	snprintf(line, sizeof(line), "p:pctest/target %s:0x%lx\n", file, off);
 	tracefs_write("uprobe_events", "-:pctest/target\n");
 	ASSERT_EQ(0, tracefs_write("uprobe_events", line)) TH_LOG("%s", line);
-	expect_probe_hits(_metadata, "pctest", "target", call_uprobe_target);
+	expect_exact_count(_metadata, "pctest", "target", call_uprobe_target);
 	EXPECT_EQ(0, tracefs_write("uprobe_events", "-:pctest/target\n"));
 }
 
