@@ -296,6 +296,9 @@ long perf_counter_tp_set_filter(struct perf_counter *counter,
 				const char __user *ufilter);
 void perf_counter_tp_count(struct perf_counter_context *ctx,
 			   const struct perf_counter_tp_record *rec);
+void perf_counter_tp_deliver(struct perf_counter_context *cpu_ctx,
+			     struct perf_counter_context *task_ctx,
+			     const struct perf_counter_tp_record *rec);
 bool perf_counter_tp_match(struct perf_counter *counter,
 			   const struct perf_counter_tp_record *rec);
 #else
@@ -320,6 +323,11 @@ static inline long perf_counter_tp_set_filter(struct perf_counter *counter,
 #endif
 
 /* task.c: per-task and per-CPU contexts, the hooks */
+/* Task, softirq, hardirq, NMI: the levels at which records can nest. */
+#define PERF_COUNTER_CONTEXT_LEVELS	4
+bool perf_counter_recursion_enter(unsigned int *level);
+void perf_counter_recursion_exit(unsigned int level);
+unsigned long perf_counter_recursion_drops(void);
 struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu);
 struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *t);
 void perf_counter_put_ctx(struct perf_counter_context *ctx);

@@ -335,8 +335,8 @@ struct sample_data {
  * NMI): a sample written in an NMI may interrupt one being gathered in
  * an interrupt handler, which may interrupt one of the task's.
  */
-#define SAMPLE_CONTEXT_LEVELS	4
-static DEFINE_PER_CPU(struct sample_data, sample_scratch[SAMPLE_CONTEXT_LEVELS]);
+static DEFINE_PER_CPU(struct sample_data,
+		      sample_scratch[PERF_COUNTER_CONTEXT_LEVELS]);
 
 /*
  * PERF_SAMPLE_RAW: a u32 size, then the record and zeros up to the next

@@ -68,16 +68,20 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	struct perf_counter *counter =
 		container_of(timer, struct perf_counter, hrtimer);
 	struct pt_regs *regs = get_irq_regs();
+	unsigned int level;
 	bool stop = false;
 
 	if (counter->state != PERF_COUNTER_STATE_ACTIVE)
 		return HRTIMER_NORESTART;
 	sw_clock_fold(counter);
 	/* The period of a sample is the timer's, as with perf_events. */
-	if (regs && !sw_sample_excluded(counter, regs))
+	if (regs && !sw_sample_excluded(counter, regs) &&
+	    perf_counter_recursion_enter(&level)) {
 		stop = perf_counter_overflow(counter, regs, 0,
 					     sw_clock_period(counter), NULL,
 					     true);
+		perf_counter_recursion_exit(level);
+	}
 	if (counter->ctx->pending_disable)
 		perf_counter_disable_pending(counter->ctx);
 	if (stop)

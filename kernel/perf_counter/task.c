@@ -30,6 +30,10 @@ DEFINE_STATIC_KEY_FALSE(perf_counter_sched_key);
 struct perf_counter_cpu {
 	struct perf_counter_context	ctx;
 	struct perf_counter_context	*task_ctx;
+	/* A record being handled, per context level: see recursion_enter. */
+	u8				busy[PERF_COUNTER_CONTEXT_LEVELS];
+	/* Records dropped because one was being handled at their level. */
+	unsigned long			recursion_drops;
 };
 
 static DEFINE_PER_CPU(struct perf_counter_cpu, perf_counter_cpus);
@@ -204,18 +208,62 @@ void perf_counter_remove(struct perf_counter *counter)
 	perf_counter_ctx_call(counter, detach_fn, NULL);
 }
 
+/*
+ * One record at a time per CPU and context level (task, softirq, hardirq,
+ * NMI).  A record raised while we handle one at the same level, by a
+ * tracepoint on a lock or timer of our own path or an event counted from
+ * a function we call, would walk context lists in the middle of our
+ * change and reuse the scratch area of the sample being written: it is
+ * dropped instead (and counted in recursion_drops), as perf events drop
+ * theirs.  A record of a higher level, an NMI's, is handled.  Interrupts
+ * are off.
+ */
+bool perf_counter_recursion_enter(unsigned int *level)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+
+	*level = interrupt_context_level();
+	if (cpus->busy[*level]) {
+		cpus->recursion_drops++;
+		return false;
+	}
+	cpus->busy[*level] = 1;
+	barrier();	/* Taken before we touch anything it guards. */
+	return true;
+}
+
+void perf_counter_recursion_exit(unsigned int level)
+{
+	barrier();	/* Released after we are done. */
+	this_cpu_ptr(&perf_counter_cpus)->busy[level] = 0;
+}
+
+unsigned long perf_counter_recursion_drops(void)
+{
+	return this_cpu_ptr(&perf_counter_cpus)->recursion_drops;
+}
+
+/* A software event on this CPU's two contexts, under the guard. */
+static void sw_event_here(struct perf_counter_cpu *cpus, u32 id, u64 nr,
+			  struct pt_regs *regs, u64 addr)
+{
+	unsigned int level;
+
+	if (!perf_counter_recursion_enter(&level))
+		return;
+	perf_counter_sw_count(&cpus->ctx, id, nr, regs, addr);
+	perf_counter_sw_count(cpus->task_ctx, id, nr, regs, addr);
+	perf_counter_recursion_exit(level);
+}
+
 void __perf_counter_task_sched_out(struct task_struct *prev,
 				   struct task_struct *next)
 {
 	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
 	struct perf_counter_context *ctx = cpus->task_ctx;
 
-	if (atomic_read(&perf_counter_sw_users[PERF_COUNT_SW_CONTEXT_SWITCHES])) {
-		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
-				      1, NULL, 0);
-		perf_counter_sw_count(ctx, PERF_COUNT_SW_CONTEXT_SWITCHES,
-				      1, NULL, 0);
-	}
+	if (atomic_read(&perf_counter_sw_users[PERF_COUNT_SW_CONTEXT_SWITCHES]))
+		sw_event_here(cpus, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, NULL, 0);
 	if (!ctx)
 		return;
 	raw_spin_lock(&ctx->lock);
@@ -237,23 +285,16 @@ void __perf_counter_task_sched_in(struct task_struct *prev,
 		task_ctx_activate(ctx);
 		raw_spin_unlock(&ctx->lock);
 	}
-	if (migrated) {
-		perf_counter_sw_count(&cpus->ctx, PERF_COUNT_SW_CPU_MIGRATIONS,
-				      1, NULL, 0);
-		perf_counter_sw_count(cpus->task_ctx,
-				      PERF_COUNT_SW_CPU_MIGRATIONS, 1, NULL, 0);
-	}
+	if (migrated)
+		sw_event_here(cpus, PERF_COUNT_SW_CPU_MIGRATIONS, 1, NULL, 0);
 }
 
 void __perf_counter_sw_event(u32 id, u64 nr, struct pt_regs *regs, u64 addr)
 {
-	struct perf_counter_cpu *cpus;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	cpus = this_cpu_ptr(&perf_counter_cpus);
-	perf_counter_sw_count(&cpus->ctx, id, nr, regs, addr);
-	perf_counter_sw_count(cpus->task_ctx, id, nr, regs, addr);
+	sw_event_here(this_cpu_ptr(&perf_counter_cpus), id, nr, regs, addr);
 	local_irq_restore(flags);
 }
 
@@ -278,8 +319,7 @@ void __perf_counter_tp_event(u16 type, u64 count, void *record, int size,
 
 	local_irq_save(flags);
 	cpus = this_cpu_ptr(&perf_counter_cpus);
-	perf_counter_tp_count(&cpus->ctx, &rec);
-	perf_counter_tp_count(cpus->task_ctx, &rec);
+	perf_counter_tp_deliver(&cpus->ctx, cpus->task_ctx, &rec);
 	local_irq_restore(flags);
 }
 #endif

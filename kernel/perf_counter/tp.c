@@ -221,3 +221,21 @@ void perf_counter_tp_count(struct perf_counter_context *ctx,
 	if (ctx->pending_disable && !in_nmi())
 		perf_counter_disable_pending(ctx);
 }
+
+/*
+ * Count @rec on the CPU's context @cpu_ctx and the running task's
+ * @task_ctx (NULL when no task context runs here), unless a record is
+ * being handled at this context level already.  Interrupts are off.
+ */
+void perf_counter_tp_deliver(struct perf_counter_context *cpu_ctx,
+			     struct perf_counter_context *task_ctx,
+			     const struct perf_counter_tp_record *rec)
+{
+	unsigned int level;
+
+	if (!perf_counter_recursion_enter(&level))
+		return;
+	perf_counter_tp_count(cpu_ctx, rec);
+	perf_counter_tp_count(task_ctx, rec);
+	perf_counter_recursion_exit(level);
+}

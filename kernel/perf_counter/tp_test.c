@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of tracepoint counters: the PERF_SAMPLE_RAW layout, which
- * records a counter takes, and how one record closes periods, with made
- * up records handed to a context of one counter.  The counter has no
- * buffer: samples are decided (and throttled) but written nowhere.
+ * records a counter takes (its event, through its filter), how one
+ * record closes periods, and the recursion guard, with made up records
+ * handed to a context of one counter.  The counter has no buffer:
+ * samples are decided (and throttled) but written nowhere.
  */
 
 #include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/hardirq.h>
 #include <linux/irqflags.h>
 #include <linux/ptrace.h>
 #include <linux/string.h>
+#include <linux/trace_events.h>
 
 #include "internal.h"
 
@@ -151,12 +155,90 @@ static void pending_disable_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, f->ctx.pending_disable);
 }
 
+/*
+ * A filter in tracefs syntax, on a real event's format: records whose
+ * fields match are counted, the others are not, and a filter naming a
+ * field the event lacks is refused.
+ */
+static void filter_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+	struct trace_event_file *file;
+	struct event_filter *filter;
+	struct trace_entry *entry;
+	int err;
+
+	file = trace_get_event_file(NULL, "sched", "sched_switch");
+	if (IS_ERR(file))
+		kunit_skip(test, "no sched:sched_switch event");
+	err = perf_counter_trace_filter(file->event_call, "no_such_field == 1",
+					&filter);
+	KUNIT_EXPECT_LT(test, err, 0);
+	KUNIT_EXPECT_NULL(test, filter);
+	err = perf_counter_trace_filter(file->event_call, "common_pid == 42",
+					&filter);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	entry = kunit_kzalloc(test, 256, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, entry);
+	f->counter.attr.config = file->event_call->event.type;
+	f->counter.tp_filter = filter;
+	f->rec.type = file->event_call->event.type;
+	f->rec.raw.data = entry;
+	f->rec.raw.size = 256;
+	entry->pid = 42;
+	deliver(f);
+	entry->pid = 43;
+	deliver(f);
+	deliver(f);
+	entry->pid = 42;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 2LL);
+
+	f->counter.tp_filter = NULL;
+	perf_counter_trace_filter_free(filter);
+	trace_put_event_file(file);
+}
+
+/*
+ * A record raised while one is being handled at the same context level
+ * (from our own path) is dropped and counted as such; one of a higher
+ * level, an interrupt's, still counts.
+ */
+static void recursion_guard_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+	unsigned long drops_before, drops_after;
+	unsigned int level;
+	bool entered;
+
+	local_irq_disable();
+	perf_counter_tp_deliver(&f->ctx, NULL, &f->rec);
+	entered = perf_counter_recursion_enter(&level);
+	drops_before = perf_counter_recursion_drops();
+	perf_counter_tp_deliver(&f->ctx, NULL, &f->rec);
+	drops_after = perf_counter_recursion_drops();
+	__irq_enter_raw();
+	perf_counter_tp_deliver(&f->ctx, NULL, &f->rec);
+	__irq_exit_raw();
+	if (entered)
+		perf_counter_recursion_exit(level);
+	perf_counter_tp_deliver(&f->ctx, NULL, &f->rec);
+	local_irq_enable();
+
+	KUNIT_EXPECT_TRUE(test, entered);
+	KUNIT_EXPECT_EQ(test, drops_after, drops_before + 1);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 3LL);
+}
+
 static struct kunit_case perf_counter_tp_test_cases[] = {
 	KUNIT_CASE(raw_size_test),
 	KUNIT_CASE(counts_its_event_only_test),
 	KUNIT_CASE(record_closes_periods_test),
 	KUNIT_CASE(throttling_test),
 	KUNIT_CASE(pending_disable_test),
+	KUNIT_CASE(filter_test),
+	KUNIT_CASE(recursion_guard_test),
 	{ }
 };
 

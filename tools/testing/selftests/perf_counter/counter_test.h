@@ -162,6 +162,25 @@ static inline void burn_cpu(void)
 		sink += i;
 }
 
+/*
+ * Stay busy until the clock of time_enabled and time_running has surely
+ * moved.  That clock (local_clock()) is clamped to the last tick plus one
+ * tick where the TSC is unstable, as on emulated CPUs, so it can stand
+ * still for a whole tick however much work is done: 20 ms of
+ * CLOCK_MONOTONIC is two ticks or more at any HZ.
+ */
+static inline void outlast_clock_ticks(void)
+{
+	struct timespec start, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		burn_cpu();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000000000LL +
+		 (now.tv_nsec - start.tv_nsec) < 20000000LL);
+}
+
 /* CPU time the calling thread has used, from the scheduler, in ns. */
 static inline __u64 thread_cpu_ns(void)
 {

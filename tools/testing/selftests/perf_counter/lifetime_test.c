@@ -160,8 +160,10 @@ TEST(watched_task_exits)
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
 		close(go[1]);
-		if (read(go[0], &c, 1) == 1)
+		if (read(go[0], &c, 1) == 1) {
 			touch_fresh_pages(FAULT_PAGES);
+			outlast_clock_ticks();
+		}
 		_exit(0);
 	}
 	close(go[0]);

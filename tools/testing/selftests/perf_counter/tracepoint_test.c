@@ -5,10 +5,12 @@
  * uprobe events, raw samples laid out as the ABI says, the permission
  * raw samples need, and, on a kernel with both system calls, the same
  * counts and byte-equal raw records from perf_counter_open() and
- * perf_event_open() watching one workload at the same time.
+ * perf_event_open() watching one workload at the same time; and records
+ * raised in NMI context nesting in task-context writers.
  */
 
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -295,6 +297,7 @@ TEST(inherited_counter_adds_children)
 			waitpid(pid, &status, 0);
 		}
 		make_getppid_calls(7);
+		outlast_clock_ticks();
 		ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
 		ASSERT_TRUE(counter_read(fd, &r));
 		EXPECT_EQ(3 * CALLS + 7, r.value) TH_LOG("%s", backend_names[b]);
@@ -701,6 +704,223 @@ TEST(uprobe_event_counts_calls)
 	ASSERT_EQ(0, tracefs_write("uprobe_events", line)) TH_LOG("%s", line);
 	expect_exact_count(_metadata, "pctest", "target", call_uprobe_target);
 	EXPECT_EQ(0, tracefs_write("uprobe_events", "-:pctest/target\n"));
+}
+
+/*
+ * Tracepoints in NMI context while task-context writers hold the buffer.
+ * Per CPU, one buffer takes the raw samples of every system call entry
+ * there and of every NMI handler run (nmi:nmi_handler, raised in NMI
+ * context), while a thread on each CPU makes system calls and the
+ * kernel's test NMIs (debugfs perf_counter/test_nmi) hit it.  Every
+ * record must be whole, on its CPU, of its counter and event, and the
+ * samples plus the records reported lost must equal what the counters
+ * counted: nothing is torn and nothing vanishes.
+ */
+#define TEST_NMI	"/sys/kernel/debug/perf_counter/test_nmi"
+#define NMI_CPUS	8
+#define NMI_RING_PAGES	64
+#define NMI_ROUNDS	2000
+#define NMI_SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+/* pid/tid, time, id, cpu, period, then the raw size */
+#define NMI_FIXED	5
+
+struct nmi_cpu {
+	int		fd[2];		/* sys_enter, nmi_handler */
+	__u64		id[2];
+	long		tp[2];
+	struct ring	ring;
+	__u64		samples[2], lost, bad;
+	char		first_bad[96];
+};
+
+static volatile int nmi_test_stop;
+
+static void nmi_bad(struct nmi_cpu *c, const struct perf_counter_header *h,
+		    const char *why)
+{
+	if (!c->bad++)
+		snprintf(c->first_bad, sizeof(c->first_bad),
+			 "type %u size %u: %s", h->type, h->size, why);
+}
+
+static void nmi_check_sample(struct nmi_cpu *c, int cpu, const __u64 *v,
+			     const struct perf_counter_header *h)
+{
+	__u32 raw_size;
+	__u16 type;
+	int k;
+
+	memcpy(&raw_size, &v[NMI_FIXED], sizeof(raw_size));
+	if (sizeof(*h) + NMI_FIXED * 8 + 4 + raw_size != h->size ||
+	    raw_size < 8)
+		return nmi_bad(c, h, "raw size and record size disagree");
+	k = v[2] == c->id[0] ? 0 : v[2] == c->id[1] ? 1 : -1;
+	if (k < 0)
+		return nmi_bad(c, h, "sample of another counter");
+	if ((__u32)v[3] != cpu || v[4] != 1)
+		return nmi_bad(c, h, "wrong cpu or period");
+	/* The record starts with its event's id (common_type). */
+	memcpy(&type, (const char *)&v[NMI_FIXED] + 4, sizeof(type));
+	if (type != c->tp[k])
+		return nmi_bad(c, h, "raw record of another event");
+	c->samples[k]++;
+}
+
+static void nmi_drain(struct nmi_cpu *c, int cpu)
+{
+	__u64 head = __atomic_load_n(&c->ring.page->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = c->ring.page->data_tail;
+	union {
+		struct perf_counter_header h;
+		__u64 words[512];
+	} rec;
+
+	while (tail < head) {
+		ring_copy(&c->ring, tail, &rec.h, sizeof(rec.h));
+		if (rec.h.size < sizeof(rec.h) || rec.h.size % 8 ||
+		    rec.h.size > sizeof(rec) || tail + rec.h.size > head) {
+			nmi_bad(c, &rec.h, "header breaks the ring");
+			break;
+		}
+		ring_copy(&c->ring, tail, &rec, rec.h.size);
+		if (rec.h.type == PERF_RECORD_SAMPLE)
+			nmi_check_sample(c, cpu, &rec.words[1], &rec.h);
+		else if (rec.h.type == PERF_RECORD_LOST)
+			c->lost += rec.words[2];
+		else
+			nmi_bad(c, &rec.h, "neither a sample nor lost");
+		tail += rec.h.size;
+	}
+	__atomic_store_n(&c->ring.page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void *nmi_writer(void *arg)
+{
+	pin_to_cpu((long)arg);
+	while (!nmi_test_stop)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+/* From each CPU in turn, NMIs to the others: -errno or 0. */
+static void *nmi_sender(void *arg)
+{
+	long nr_cpus = (long)arg, round, err = 0;
+	char line[16];
+	int fd;
+
+	fd = open(TEST_NMI, O_WRONLY);
+	if (fd < 0)
+		return (void *)(long)-errno;
+	snprintf(line, sizeof(line), "%d", NMI_ROUNDS / 10);
+	for (round = 0; round < 10 * nr_cpus && !err; round++) {
+		pin_to_cpu(round % nr_cpus);
+		if (write(fd, line, strlen(line)) < 0)
+			err = -errno;
+	}
+	close(fd);
+	return (void *)err;
+}
+
+static long test_nmis_handled(void)
+{
+	long n = -1;
+	FILE *f = fopen(TEST_NMI, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+static bool nmi_cpu_open(struct nmi_cpu *c, int cpu)
+{
+	struct perf_counter_attr attr;
+	int k;
+
+	c->tp[0] = tp_id("raw_syscalls", "sys_enter");
+	c->tp[1] = tp_id("nmi", "nmi_handler");
+	for (k = 0; k < 2; k++) {
+		tp_attr(&attr, c->tp[k], NMI_SAMPLE_TYPE);
+		attr.sample_id_all = 1;
+		attr.wakeup_events = 0;
+		c->fd[k] = counter_open(&attr, -1, cpu, -1, 0);
+		if (c->fd[k] < 0)
+			return false;
+		c->id[k] = counter_id(c->fd[k]);
+	}
+	return ring_map(&c->ring, c->fd[0], NMI_RING_PAGES) &&
+	       ioctl(c->fd[1], PERF_COUNTER_IOC_SET_OUTPUT, c->fd[0]) == 0;
+}
+
+TEST(nmi_tracepoints_nest_in_task_writers)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_ONLN), before, sent, cpu;
+	pthread_t writers[NMI_CPUS], sender;
+	struct nmi_cpu *cpus;
+	__u64 counted, nmi_counted = 0;
+	void *err;
+	int k;
+
+	if (tp_id("nmi", "nmi_handler") < 0 || tp_id("raw_syscalls", "sys_enter") < 0)
+		SKIP(return, "no nmi:nmi_handler or raw_syscalls:sys_enter event");
+	before = test_nmis_handled();
+	if (before < 0)
+		SKIP(return, "no %s: a kernel without the perf_counter test NMIs",
+		     TEST_NMI);
+	if (nr_cpus < 2 || nr_cpus > NMI_CPUS)
+		SKIP(return, "needs 2 to %d CPUs, not %ld", NMI_CPUS, nr_cpus);
+	cpus = calloc(nr_cpus, sizeof(*cpus));
+	ASSERT_NE(NULL, cpus);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		ASSERT_TRUE(nmi_cpu_open(&cpus[cpu], cpu))
+			TH_LOG("cpu %ld: %s", cpu, strerror(errno));
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		for (k = 0; k < 2; k++)
+			ioctl(cpus[cpu].fd[k], PERF_COUNTER_IOC_ENABLE, 0);
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		ASSERT_EQ(0, pthread_create(&writers[cpu], NULL, nmi_writer,
+					    (void *)cpu));
+	ASSERT_EQ(0, pthread_create(&sender, NULL, nmi_sender,
+				    (void *)nr_cpus));
+	while (pthread_tryjoin_np(sender, &err) == EBUSY) {
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			nmi_drain(&cpus[cpu], cpu);
+		usleep(1000);
+	}
+	nmi_test_stop = 1;
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		pthread_join(writers[cpu], NULL);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		for (k = 0; k < 2; k++)
+			ioctl(cpus[cpu].fd[k], PERF_COUNTER_IOC_DISABLE, 0);
+	sent = test_nmis_handled() - before;
+	EXPECT_EQ(0, (long)err) TH_LOG("sending NMIs: %s", strerror(-(long)err));
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct nmi_cpu *c = &cpus[cpu];
+
+		nmi_drain(c, cpu);
+		counted = counter_value(c->fd[0]) + counter_value(c->fd[1]);
+		nmi_counted += counter_value(c->fd[1]);
+		TH_LOG("cpu %ld: %llu + %llu samples, %llu lost, %llu counted",
+		       cpu, c->samples[0], c->samples[1], c->lost, counted);
+		EXPECT_EQ(0, c->bad) TH_LOG("cpu %ld: %s", cpu, c->first_bad);
+		EXPECT_EQ(counted, c->samples[0] + c->samples[1] + c->lost);
+		EXPECT_LT(0, c->samples[0]);
+		EXPECT_LT(0, c->samples[1]);
+		ring_unmap(&c->ring);
+		close(c->fd[1]);
+		close(c->fd[0]);
+	}
+	/* Each of our NMIs ran at least our handler. */
+	EXPECT_LE(sent, (long)nmi_counted);
+	EXPECT_EQ(NMI_ROUNDS * nr_cpus * (nr_cpus - 1), sent);
+	free(cpus);
 }
 
 TEST_HARNESS_MAIN

@@ -1,0 +1,54 @@
+#!/bin/sh
+# perf sched record/timehist of a ping-pong: each thread's wakeups, waits, delays and run time
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_tracepoint sched sched_switch
+need_tracepoint_counters sched sched_switch
+
+# Two threads pass a token through pipes ROUNDS times: each hand-over
+# wakes the thread that waits for it, on whatever backend records.
+ROUNDS=200
+"$PERF" sched record -v -q -o "$tmpdir/pp.data" -- \
+	"$PERF" test -w threads 1 $ROUNDS 2>"$tmpdir/record.err" ||
+	fail "perf sched record failed: $(cat "$tmpdir/record.err")"
+if on_counter_backend; then
+	grep -q 'Using perf_counter_open' "$tmpdir/record.err" ||
+		fail "the recording did not use perf_counter_open: $(cat "$tmpdir/record.err")"
+fi
+"$PERF" sched timehist -i "$tmpdir/pp.data" -w > "$tmpdir/w.txt" 2>"$tmpdir/th.err" ||
+	fail "perf sched timehist -w failed: $(cat "$tmpdir/th.err")"
+"$PERF" sched timehist -i "$tmpdir/pp.data" -s > "$tmpdir/s.txt" 2>"$tmpdir/th.err" ||
+	fail "perf sched timehist -s failed: $(cat "$tmpdir/th.err")"
+
+# The workload's two threads are perf[TID/PID]; its main thread and the
+# recorder show as perf[PID].
+threads=$(grep -o 'perf\[[0-9]*/[0-9]*\]' "$tmpdir/w.txt" | sort -u)
+[ "$(echo "$threads" | grep -c .)" = 2 ] ||
+	fail "expected the two ping-pong threads, found: $threads"
+
+for t in $threads; do
+	# Per thread: switch-out lines (wait, delay, run time) and wakeups.
+	awk -v t="$t" '
+		$3 == t && $4 ~ /^[0-9]+\.[0-9]+$/ {
+			outs++; wait += $4; delay += $5; run += $6
+		}
+		$(NF - 1) == "awakened:" && $NF == t { woken++ }
+		END { printf "%d %d %.3f %.3f %.3f\n", outs, woken, wait, delay, run }
+	' "$tmpdir/w.txt" > "$tmpdir/stats"
+	read -r outs woken wait delay run < "$tmpdir/stats"
+	echo "$t: $outs switches, $woken wakeups, wait $wait ms, delay $delay ms, run $run ms"
+	# A thread leaves the CPU in every round: it blocks in read() until
+	# the other writes, or was preempted before.  Many of those blocks
+	# end in a wakeup (on a busy machine, a thread preempted while
+	# runnable needs none); each wakeup is then a delay until it runs.
+	[ "$outs" -ge $((ROUNDS / 2)) ] || fail "$t left the CPU $outs times in $ROUNDS rounds"
+	[ "$woken" -ge $((ROUNDS / 10)) ] || fail "$t was woken $woken times in $ROUNDS rounds"
+	[ "$outs" -ge "$woken" ] || fail "$t: $woken wakeups but only $outs switches"
+	awk -v w="$wait" -v d="$delay" -v r="$run" 'BEGIN { exit !(w > 0 && d > 0 && r > 0) }' ||
+		fail "$t: wait, delay and run time must all be above zero"
+	# The summary counts the same switch-ins.
+	sched_in=$(awk -v t="$t" '$1 == t { print $3; exit }' "$tmpdir/s.txt")
+	[ "$sched_in" = "$outs" ] ||
+		fail "$t: the summary counts ${sched_in:-no} switch-ins, the lines $outs"
+done
+echo ok
