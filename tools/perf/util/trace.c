@@ -642,8 +642,9 @@ static int trace_event(struct perf_session *s, const union perf_event *ev,
 
 /* ---- summary ---- */
 
+/* A summary row: a number without a name is shown as syscall_NR. */
 struct stat_row {
-	const char *name;
+	char name[32];
 	const struct sc_stats *s;
 };
 
@@ -668,7 +669,8 @@ static void print_thread_summary(struct trace *t, struct trace_thread *tt)
 	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
 		for (nr = 0; tt->stats[abi] && nr < syscalltbl_size(abi); nr++)
 			if (tt->stats[abi][nr].calls) {
-				rows[n].name = syscalltbl_name(abi, nr);
+				syscall_name(abi, nr, rows[n].name,
+					     sizeof(rows[n].name));
 				rows[n++].s = &tt->stats[abi][nr];
 			}
 	qsort(rows, n, sizeof(*rows), cmp_rows);

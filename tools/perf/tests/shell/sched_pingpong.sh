@@ -43,7 +43,6 @@ for t in $threads; do
 	# runnable needs none); each wakeup is then a delay until it runs.
 	[ "$outs" -ge $((ROUNDS / 2)) ] || fail "$t left the CPU $outs times in $ROUNDS rounds"
 	[ "$woken" -ge $((ROUNDS / 10)) ] || fail "$t was woken $woken times in $ROUNDS rounds"
-	[ "$outs" -ge "$woken" ] || fail "$t: $woken wakeups but only $outs switches"
 	awk -v w="$wait" -v d="$delay" -v r="$run" 'BEGIN { exit !(w > 0 && d > 0 && r > 0) }' ||
 		fail "$t: wait, delay and run time must all be above zero"
 	# The summary counts the same switch-ins.

@@ -33,6 +33,20 @@ for sc in getppid write openat; do
 		fail "$sc replayed: '$(summary_row "$tmpdir/sum.i" $sc)', live '$(summary_row "$tmpdir/sum" $sc)'"
 done
 
+# A number no system call has: named syscall_NR in the lines and in the
+# summary, where it sorts among the others (a tie of totals compares
+# names).
+U=5
+$PERF trace -s -o "$tmpdir/unassigned" -- $PERF test -w syscalls 0 0 0 $U ||
+	fail "perf trace of unassigned calls exited $?"
+[ "$(summary_row "$tmpdir/unassigned" syscall_400)" = "$U $U" ] ||
+	fail "syscall_400: '$(summary_row "$tmpdir/unassigned" syscall_400)', want '$U $U': $(cat "$tmpdir/unassigned")"
+! grep -q '(null)' "$tmpdir/unassigned" || fail "a summary row without a name: $(cat "$tmpdir/unassigned")"
+$PERF trace -o "$tmpdir/unassigned.lines" -- $PERF test -w syscalls 0 0 0 $U ||
+	fail "perf trace of unassigned calls exited $?"
+[ "$(grep -c 'syscall_400([^)]*) *= -1 ENOSYS' "$tmpdir/unassigned.lines")" = $U ] ||
+	fail "expected $U lines 'syscall_400(...) = -1 ENOSYS': $(cat "$tmpdir/unassigned.lines")"
+
 command -v strace >/dev/null ||
 	fail "strace is missing (scripts/install-deps installs it)"
 strace -c -f -o "$tmpdir/strace" $PERF test -w syscalls $N $M $K ||

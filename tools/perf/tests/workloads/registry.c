@@ -5,7 +5,7 @@
 #include "../tests.h"
 
 const struct workload_desc test_workloads[] = {
-	{ "syscalls", "[--wait-signal] [N getppid [M failing opens [K writes]]]",
+	{ "syscalls", "[--wait-signal] [N getppid [M failing opens [K writes [U unassigned]]]]",
 	  workload_syscalls },
 	{ "cpuloop", "[SECONDS]: hot functions in perf and in libperf-hot.so",
 	  workload_cpuloop },

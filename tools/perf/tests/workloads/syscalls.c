@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A workload with known system call counts: N getppid, M opens of a
- * missing path (all fail with ENOENT), K one-byte writes to /dev/null.
+ * missing path (all fail with ENOENT), K one-byte writes to /dev/null,
+ * and U calls of a number no system call has (ENOSYS; 64-bit only).
  * With --mark it first makes one getpid between two reads of the time
  * of day and prints them ("mark SECONDS.USEC SECONDS.USEC", one write)
  * for a tracer's time of that getpid to be compared with.
@@ -26,6 +27,8 @@ int workload_syscalls(int argc, const char **argv);
 #endif
 
 #define MISSING_PATH "/nonexistent/perf-test-workload"
+/* In the gap of the x86-64 table between 334 and 424: no call has it. */
+#define UNASSIGNED_NR 400
 
 static int arg_count(const char *s, int def)
 {
@@ -76,7 +79,7 @@ int workload_syscalls(int argc, const char **argv)
 {
 	bool wait = argc > 0 && !strcmp(argv[0], "--wait-signal");
 	bool marked;
-	int n, m, k, i, fd;
+	int n, m, k, u, i, fd;
 
 	if (wait) {
 		argc--;
@@ -90,8 +93,13 @@ int workload_syscalls(int argc, const char **argv)
 	n = arg_count(argc > 0 ? argv[0] : NULL, 1000);
 	m = arg_count(argc > 1 ? argv[1] : NULL, 100);
 	k = arg_count(argc > 2 ? argv[2] : NULL, 100);
-	if (n < 0 || m < 0 || k < 0) {
-		fprintf(stderr, "usage: perf test -w syscalls [--wait-signal] [--mark] [N getppid [M failing opens [K writes]]]\n");
+	u = arg_count(argc > 3 ? argv[3] : NULL, 0);
+#ifndef __x86_64__
+	if (u > 0)
+		u = -1;	/* UNASSIGNED_NR may be a real call here */
+#endif
+	if (n < 0 || m < 0 || k < 0 || u < 0) {
+		fprintf(stderr, "usage: perf test -w syscalls [--wait-signal] [--mark] [N getppid [M failing opens [K writes [U unassigned (x86-64)]]]]\n");
 		return 1;
 	}
 	fd = open("/dev/null", O_WRONLY);
@@ -110,6 +118,8 @@ int workload_syscalls(int argc, const char **argv)
 	for (i = 0; i < k; i++)
 		if (write(fd, "x", 1) != 1)
 			return 1;
+	for (i = 0; i < u; i++)
+		syscall(UNASSIGNED_NR, 0, 0, 0, 0, 0, 0);
 	close(fd);
 	return 0;
 }
