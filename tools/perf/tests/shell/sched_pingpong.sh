@@ -1,15 +1,21 @@
 #!/bin/sh
-# perf sched record/timehist of a ping-pong: each thread's wakeups, waits, delays and run time
+# perf sched record/timehist of a ping-pong: each thread's wakeups, waits, delays, run time and stacks
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_tracepoint sched sched_switch
 need_tracepoint_counters sched sched_switch
 
 # Two threads pass a token through pipes ROUNDS times: each hand-over
-# wakes the thread that waits for it, on whatever backend records.
+# wakes the thread that waits for it, on whatever backend records.  The
+# workload runs from a copy named pingpong, told apart from any other
+# perf on the machine by that name.
 ROUNDS=200
-"$PERF" sched record -v -q -o "$tmpdir/pp.data" -- \
-	"$PERF" test -w threads 1 $ROUNDS 2>"$tmpdir/record.err" ||
+mkdir "$tmpdir/bin"
+cp "$PERF" "$tmpdir/bin/pingpong"
+[ -f "$(dirname "$PERF")/libperf-hot.so" ] &&
+	cp "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+wl="$tmpdir/bin/pingpong test -w threads 1 $ROUNDS"
+"$PERF" sched record -v -q -o "$tmpdir/pp.data" -- $wl 2>"$tmpdir/record.err" ||
 	fail "perf sched record failed: $(cat "$tmpdir/record.err")"
 if on_counter_backend; then
 	grep -q 'Using perf_counter_open' "$tmpdir/record.err" ||
@@ -20,9 +26,9 @@ fi
 "$PERF" sched timehist -i "$tmpdir/pp.data" -s > "$tmpdir/s.txt" 2>"$tmpdir/th.err" ||
 	fail "perf sched timehist -s failed: $(cat "$tmpdir/th.err")"
 
-# The workload's two threads are perf[TID/PID]; its main thread and the
-# recorder show as perf[PID].
-threads=$(grep -o 'perf\[[0-9]*/[0-9]*\]' "$tmpdir/w.txt" | sort -u)
+# The workload's two threads are pingpong[TID/PID]; its main thread
+# shows as pingpong[PID].
+threads=$(grep -o 'pingpong\[[0-9]*/[0-9]*\]' "$tmpdir/w.txt" | sort -u)
 [ "$(echo "$threads" | grep -c .)" = 2 ] ||
 	fail "expected the two ping-pong threads, found: $threads"
 
@@ -49,5 +55,21 @@ for t in $threads; do
 	sched_in=$(awk -v t="$t" '$1 == t { print $3; exit }' "$tmpdir/s.txt")
 	[ "$sched_in" = "$outs" ] ||
 		fail "$t: the summary counts ${sched_in:-no} switch-ins, the lines $outs"
+done
+
+# With -g, each switch shows the stack the thread left the CPU with:
+# mostly the read(2) of the pipe it waits on.
+"$PERF" sched record -g -q -o "$tmpdir/g.data" -- $wl 2>"$tmpdir/record.err" ||
+	fail "perf sched record -g failed: $(cat "$tmpdir/record.err")"
+"$PERF" sched timehist -i "$tmpdir/g.data" > "$tmpdir/g.txt" 2>"$tmpdir/th.err" ||
+	fail "perf sched timehist of -g failed: $(cat "$tmpdir/th.err")"
+threads=$(grep -o 'pingpong\[[0-9]*/[0-9]*\]' "$tmpdir/g.txt" | sort -u)
+[ "$(echo "$threads" | grep -c .)" = 2 ] ||
+	fail "-g: expected the two ping-pong threads, found: $threads"
+for t in $threads; do
+	reads=$(awk -v t="$t" '$3 == t && /pipe_read <- / { n++ } END { print n + 0 }' "$tmpdir/g.txt")
+	echo "$t: $reads switches in pipe_read"
+	[ "$reads" -ge $((ROUNDS / 4)) ] ||
+		fail "$t: $reads switches with pipe_read on the stack in $ROUNDS rounds: $(grep -F "$t" "$tmpdir/g.txt" | head -n 3)"
 done
 echo ok

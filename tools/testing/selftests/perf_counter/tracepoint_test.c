@@ -63,23 +63,29 @@ static const char *tracefs(void)
 	return NULL;
 }
 
+/* The number file @path holds; -1 if it cannot be read. */
+static long read_number(const char *path)
+{
+	long n = -1;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
 /* The id of tracefs event @sys:@name; -1 if there is none. */
 static long tp_id(const char *sys, const char *name)
 {
 	char path[256];
-	long id = -1;
-	FILE *f;
 
 	if (!tracefs())
 		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs(), sys, name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &id) != 1)
-		id = -1;
-	fclose(f);
-	return id;
+	return read_number(path);
 }
 
 /* Append @line to tracefs file @file; 0 or -errno. */
@@ -823,19 +829,6 @@ static void *nmi_sender(void *arg)
 	return (void *)err;
 }
 
-static long test_nmis_handled(void)
-{
-	long n = -1;
-	FILE *f = fopen(TEST_NMI, "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
-}
-
 static bool nmi_cpu_open(struct nmi_cpu *c, int cpu)
 {
 	struct perf_counter_attr attr;
@@ -867,7 +860,7 @@ TEST(nmi_tracepoints_nest_in_task_writers)
 
 	if (tp_id("nmi", "nmi_handler") < 0 || tp_id("raw_syscalls", "sys_enter") < 0)
 		SKIP(return, "no nmi:nmi_handler or raw_syscalls:sys_enter event");
-	before = test_nmis_handled();
+	before = read_number(TEST_NMI);
 	if (before < 0)
 		SKIP(return, "no %s: a kernel without the perf_counter test NMIs",
 		     TEST_NMI);
@@ -898,7 +891,7 @@ TEST(nmi_tracepoints_nest_in_task_writers)
 	for (cpu = 0; cpu < nr_cpus; cpu++)
 		for (k = 0; k < 2; k++)
 			ioctl(cpus[cpu].fd[k], PERF_COUNTER_IOC_DISABLE, 0);
-	sent = test_nmis_handled() - before;
+	sent = read_number(TEST_NMI) - before;
 	EXPECT_EQ(0, (long)err) TH_LOG("sending NMIs: %s", strerror(-(long)err));
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
