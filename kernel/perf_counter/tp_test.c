@@ -112,6 +112,29 @@ static void record_closes_periods_test(struct kunit *test)
 }
 
 /*
+ * With PERF_SAMPLE_PERIOD a record is one sample, its period the
+ * record's count, whatever sample_period says: the period is not
+ * counted down.
+ */
+static void period_sample_per_record_test(struct kunit *test)
+{
+	struct tp_fixture *f = test->priv;
+	s64 left = f->counter.period_left;
+
+	/* Each sample uses up one of a REFRESH limit: they are counted. */
+	f->counter.attr.sample_type = PERF_SAMPLE_PERIOD;
+	f->counter.event_limit = 100;
+	f->rec.count = 10;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, f->counter.event_limit, 99);
+	f->rec.count = 1;
+	deliver(f);
+	KUNIT_EXPECT_EQ(test, f->counter.event_limit, 98);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->counter.count), 11LL);
+	KUNIT_EXPECT_EQ(test, f->counter.period_left, left);
+}
+
+/*
  * One record per sample is never throttled, however many come in a
  * tick; a record that closes a million periods is, after the first
  * ones, and the loop over them ends.
@@ -235,6 +258,7 @@ static struct kunit_case perf_counter_tp_test_cases[] = {
 	KUNIT_CASE(raw_size_test),
 	KUNIT_CASE(counts_its_event_only_test),
 	KUNIT_CASE(record_closes_periods_test),
+	KUNIT_CASE(period_sample_per_record_test),
 	KUNIT_CASE(throttling_test),
 	KUNIT_CASE(pending_disable_test),
 	KUNIT_CASE(filter_test),

@@ -582,6 +582,40 @@ TEST(raw_samples_equal_across_backends)
 	sampling_free(&sm);
 }
 
+/*
+ * A record that stands for many events (sched_stat_runtime counts the
+ * nanoseconds its task ran) is one sample when PERF_SAMPLE_PERIOD is
+ * asked for, whatever sample_period says, and its period is the count:
+ * one sample per nanosecond would flood the buffer (and lose the other
+ * records of a perf sched recording).
+ */
+TEST(weighted_record_is_one_sample)
+{
+	long runtime_id = tp_id("sched", "sched_stat_runtime");
+	struct samples *got;
+	struct sampling sm;
+	__u64 runtime;
+	unsigned int i;
+
+	SKIP_WITHOUT_BOTH();
+	SKIP_WITHOUT_EVENT(runtime_id, "sched", "sched_stat_runtime");
+
+	ASSERT_TRUE(sampling_open(&sm, runtime_id)) TH_LOG("%s", strerror(errno));
+	ASSERT_TRUE(ping_pong(ROUNDS));
+	sampling_close(&sm);
+	got = sm.got[BACKEND_COUNTER];
+	EXPECT_LT(0, got->nr);
+	expect_same_samples(_metadata, &sm, runtime_id);
+	/* comm[16], pid, then the u64 runtime: the record's count. */
+	for (i = 0; i < got->nr; i++) {
+		memcpy(&runtime, got->s[i].raw + 32, sizeof(runtime));
+		EXPECT_EQ(runtime, got->s[i].period) TH_LOG("sample %u", i);
+		if (HEAD_FAILED())
+			break;
+	}
+	sampling_free(&sm);
+}
+
 /* Raw records are kernel data: the permission sampling them needs. */
 static int open_as_nobody(long id, __u64 sample_type)
 {
