@@ -163,10 +163,13 @@ bool perf_counter_tp_match(struct perf_counter *counter,
 }
 
 /*
- * Count @rec on @counter and write a sample for every period it closes,
- * until the counter is throttled or reaches its REFRESH limit.  As with
- * perf events, a sample's period is the number of events the record
- * stands for, and only the periods after the first may throttle.
+ * Count @rec on @counter and sample it.  As perf events sample
+ * tracepoints: with PERF_SAMPLE_PERIOD, every record is one sample whose
+ * period is the number of events it stands for (sched_stat_runtime's
+ * nanoseconds), whatever sample_period says; otherwise a sample for
+ * every period the record closes, until the counter is throttled or
+ * reaches its REFRESH limit, where only the periods after the first may
+ * throttle.
  */
 static void tp_count(struct perf_counter *counter,
 		     const struct perf_counter_tp_record *rec)
@@ -179,6 +182,11 @@ static void tp_count(struct perf_counter *counter,
 	atomic64_add(rec->count, &counter->count);
 	if (!period)
 		return;
+	if (counter->attr.sample_type & PERF_SAMPLE_PERIOD) {
+		perf_counter_overflow(counter, rec->regs, 0, rec->count,
+				      &rec->raw, false);
+		return;
+	}
 	left = counter->period_left - rec->count;
 	if (left > 0) {
 		counter->period_left = left;
