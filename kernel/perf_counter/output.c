@@ -20,6 +20,7 @@
 #include <linux/stacktrace.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <asm/unwind.h>
 
 #include "internal.h"
 
@@ -188,6 +189,35 @@ static void write_side_band(struct perf_counter *counter, u32 type, u16 misc,
 	rcu_read_unlock();
 }
 
+/*
+ * A tracepoint gives its caller's registers (perf_fetch_caller_regs():
+ * the ip, and sp at the probe's frame, flags 0), not an exception frame
+ * the unwinder can start from, which always has X86_EFLAGS_FIXED set.
+ */
+static bool regs_of_caller(const struct pt_regs *regs)
+{
+	return !(regs->flags & X86_EFLAGS_FIXED);
+}
+
+/* The caller's ip, then the return addresses of the frames above sp. */
+static unsigned int frames_above(const struct pt_regs *regs, u64 *ips,
+				 unsigned int max)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int n = 0;
+
+	ips[n++] = regs->ip;
+	for (unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
+	     n < max && !unwind_done(&state); unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		ips[n++] = addr;
+	}
+	return n;
+}
+
 /* Kernel frames of @regs, after their context marker. */
 static unsigned int callchain_kernel(struct pt_regs *regs, u64 *ips,
 				     unsigned int max)
@@ -198,7 +228,11 @@ static unsigned int callchain_kernel(struct pt_regs *regs, u64 *ips,
 		return 0;
 	/* Saved in place: no array on a stack that may be the NMI's. */
 	BUILD_BUG_ON(sizeof(unsigned long) != sizeof(u64));
-	n = stack_trace_save_regs(regs, (unsigned long *)(ips + 1), max - 1, 0);
+	if (regs_of_caller(regs))
+		n = frames_above(regs, ips + 1, max - 1);
+	else
+		n = stack_trace_save_regs(regs, (unsigned long *)(ips + 1),
+					  max - 1, 0);
 	ips[0] = PERF_CONTEXT_KERNEL;
 	return n + 1;
 }
