@@ -73,7 +73,7 @@ for t in $threads; do
 	awk -v t="$t" '
 		$3 == t && $4 ~ /^[0-9]+\.[0-9]+$/ {
 			outs++
-			if (/ do_syscall_64 /) sys++
+			if (/do_syscall_64/) sys++
 			if (/pipe_read <- /) reads++
 		}
 		END { printf "%d %d %d\n", outs, sys, reads }
