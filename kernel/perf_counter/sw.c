@@ -84,7 +84,7 @@ static enum hrtimer_restart sw_clock_tick(struct hrtimer *timer)
 	}
 	if (counter->ctx->pending_disable)
 		perf_counter_disable_pending(counter->ctx);
-	if (stop)
+	if (stop || counter->state != PERF_COUNTER_STATE_ACTIVE)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(timer, ns_to_ktime(sw_clock_period(counter)));
 	return HRTIMER_RESTART;
@@ -107,12 +107,19 @@ static int sw_add(struct perf_counter *counter)
 	return 0;
 }
 
+/*
+ * The timer is pinned to this CPU and runs in hard interrupt context,
+ * and we run here with interrupts off: if its callback is running, it
+ * is the one that called us (a REFRESH limit reached in sw_clock_tick()),
+ * and waiting for it to end would never return.  It sees the counter
+ * stopped and does not restart itself.
+ */
 static void sw_del(struct perf_counter *counter)
 {
 	if (!sw_is_clock(counter))
 		return;
 	if (sw_is_sampling(counter))
-		hrtimer_cancel(&counter->hrtimer);
+		hrtimer_try_to_cancel(&counter->hrtimer);
 	sw_clock_fold(counter);
 }
 

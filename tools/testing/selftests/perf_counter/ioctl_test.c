@@ -218,6 +218,40 @@ TEST(refresh_stops_after_overflows)
 }
 
 /*
+ * A clock counter overflows in its own timer, so REFRESH(n) stops it
+ * from inside that timer, which must not wait for itself to end (that
+ * is a hard lockup).  The count then stays where the n-th overflow left
+ * it, however long the task runs on.
+ */
+TEST(refresh_stops_clock_counters)
+{
+	static const __u64 clocks[] = {
+		PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK,
+	};
+	const __u64 period = 100000;	/* ns */
+	struct perf_counter_attr attr;
+	__u64 stopped, later;
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		counter_attr_init(&attr, PERF_TYPE_SOFTWARE, clocks[i]);
+		attr.sample_period = period;
+		attr.disabled = 1;
+		fd = counter_open(&attr, 0, -1, -1, 0);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+		ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_REFRESH, 2));
+		outlast_clock_ticks();
+		stopped = counter_value(fd);
+		outlast_clock_ticks();
+		later = counter_value(fd);
+		EXPECT_LE(2 * period, stopped) TH_LOG("clock %llu", clocks[i]);
+		EXPECT_EQ(stopped, later) TH_LOG("clock %llu", clocks[i]);
+		close(fd);
+	}
+}
+
+/*
  * PERIOD changes the period of a sampling counter: set to 32, one
  * overflow under REFRESH(1) needs 32 faults, not the 4 it was opened
  * with.
