@@ -26,11 +26,16 @@ fi
 "$PERF" sched timehist -i "$tmpdir/pp.data" -s > "$tmpdir/s.txt" 2>"$tmpdir/th.err" ||
 	fail "perf sched timehist -s failed: $(cat "$tmpdir/th.err")"
 
-# The workload's two threads are pingpong[TID/PID]; its main thread
-# shows as pingpong[PID].
-threads=$(grep -o 'pingpong\[[0-9]*/[0-9]*\]' "$tmpdir/w.txt" | sort -u)
-[ "$(echo "$threads" | grep -c .)" = 2 ] ||
-	fail "expected the two ping-pong threads, found: $threads"
+# The workload's two threads in timehist output $1: pingpong[TID/PID]
+# (its main thread shows as pingpong[PID]).
+pingpong_threads() {
+	threads=$(grep -o 'pingpong\[[0-9]*/[0-9]*\]' "$1" | sort -u)
+	[ "$(echo "$threads" | grep -c .)" = 2 ] ||
+		fail "expected the two ping-pong threads in $(basename "$1"), found: $threads"
+	echo "$threads"
+}
+
+threads=$(pingpong_threads "$tmpdir/w.txt") || { echo "$threads"; exit 1; }
 
 for t in $threads; do
 	# Per thread: switch-out lines (wait, delay, run time) and wakeups.
@@ -66,9 +71,7 @@ done
 	fail "perf sched record -g failed: $(cat "$tmpdir/record.err")"
 "$PERF" sched timehist -i "$tmpdir/g.data" > "$tmpdir/g.txt" 2>"$tmpdir/th.err" ||
 	fail "perf sched timehist of -g failed: $(cat "$tmpdir/th.err")"
-threads=$(grep -o 'pingpong\[[0-9]*/[0-9]*\]' "$tmpdir/g.txt" | sort -u)
-[ "$(echo "$threads" | grep -c .)" = 2 ] ||
-	fail "-g: expected the two ping-pong threads, found: $threads"
+threads=$(pingpong_threads "$tmpdir/g.txt") || { echo "$threads"; exit 1; }
 for t in $threads; do
 	awk -v t="$t" '
 		$3 == t && $4 ~ /^[0-9]+\.[0-9]+$/ {
