@@ -11,6 +11,7 @@
 #include <linux/cache.h>
 #include <linux/errno.h>
 #include <linux/init.h>
+#include <linux/mm.h>
 #include <linux/sysctl.h>
 
 #include "internal.h"
@@ -44,6 +45,20 @@ static int perf_counter_paranoid_max = PERF_COUNTER_PARANOID_MAX;
 int sysctl_perf_counter_max_sample_rate __read_mostly =
 	PERF_COUNTER_DEFAULT_SAMPLE_RATE;
 
+/*
+ * The deepest call chain a sample may ask for (attr.sample_max_stack;
+ * past it, EOVERFLOW), and what one without a wish gets.
+ */
+int sysctl_perf_counter_max_stack __read_mostly = PERF_COUNTER_MAX_STACK;
+static int perf_counter_max_stack_max = PERF_COUNTER_MAX_STACK;
+
+/*
+ * KiB of ring buffer each unprivileged user may map per online CPU
+ * without charge; past it, mappings count against RLIMIT_MEMLOCK.  As
+ * perf_event_mlock_kb: 512 KiB and a control page.
+ */
+int sysctl_perf_counter_mlock_kb __read_mostly = 512 + (PAGE_SIZE / 1024);
+
 struct ctl_table perf_counter_sysctl_table[] = {
 	{
 		.procname	= "perf_counter_paranoid",
@@ -61,6 +76,24 @@ struct ctl_table perf_counter_sysctl_table[] = {
 		.mode		= 0644,
 		.proc_handler	= proc_dointvec_minmax,
 		.extra1		= SYSCTL_ONE,
+		.extra2		= SYSCTL_INT_MAX,
+	},
+	{
+		.procname	= "perf_counter_max_stack",
+		.data		= &sysctl_perf_counter_max_stack,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= &perf_counter_max_stack_max,
+	},
+	{
+		.procname	= "perf_counter_mlock_kb",
+		.data		= &sysctl_perf_counter_mlock_kb,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_INT_MAX,
 	},
 	{ }

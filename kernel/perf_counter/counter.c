@@ -42,6 +42,7 @@ void perf_counter_ctx_init(struct perf_counter_context *ctx,
 	INIT_LIST_HEAD(&ctx->active_list);
 	ctx->task = task;
 	ctx->cpu = cpu;
+	ctx->parked = false;
 	refcount_set(&ctx->refcount, 1);
 }
 
@@ -64,19 +65,46 @@ void perf_counter_init(struct perf_counter *counter,
 	INIT_LIST_HEAD(&counter->child_entry);
 	mutex_init(&counter->child_mutex);
 	init_waitqueue_head(&counter->waitq);
+	INIT_LIST_HEAD(&counter->rb_entry);
 	mutex_init(&counter->mmap_mutex);
 	counter->period_left = attr->freq ? 0 : attr->sample_period;
 	refcount_set(&counter->refcount, 1);
 	counter->id = atomic64_inc_return(&perf_counter_next_id);
 }
 
-/* Advance the context clock to now; a no-op while it is inactive. */
+/*
+ * Advance the context clock to now; a no-op while it is inactive.  A
+ * CPU's context may be brought up to date from another CPU, whose clock
+ * can be a little behind: time never runs backwards, it waits.
+ */
 void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now)
 {
-	if (!ctx->is_active)
+	if (!ctx->is_active || (s64)(now - ctx->timestamp) <= 0)
 		return;
 	ctx->time += now - ctx->timestamp;
 	ctx->timestamp = now;
+}
+
+/*
+ * The times of @counter up to @now, leaving the counter and its context
+ * as they are: for samples, written where the context's lock cannot be
+ * taken.
+ */
+void perf_counter_times_at(const struct perf_counter *counter, u64 now,
+			   u64 *enabled, u64 *running)
+{
+	const struct perf_counter_context *ctx = counter->ctx;
+	u64 time = ctx->time, delta;
+
+	if (ctx->is_active && (s64)(now - ctx->timestamp) > 0)
+		time += now - ctx->timestamp;
+	delta = time - counter->tstamp;
+	*enabled = counter->total_time_enabled;
+	*running = counter->total_time_running;
+	if (counter->state >= PERF_COUNTER_STATE_INACTIVE)
+		*enabled += delta;
+	if (counter->state == PERF_COUNTER_STATE_ACTIVE)
+		*running += delta;
 }
 
 /* Bring the totals of @counter up to the context's clock. */
@@ -105,6 +133,8 @@ static int counter_sched_in(struct perf_counter *counter, int cpu)
 
 	if (counter->state != PERF_COUNTER_STATE_INACTIVE)
 		return 0;
+	if (ctx->parked)
+		return -EAGAIN;
 	counter_set_state(counter, PERF_COUNTER_STATE_ACTIVE);
 	counter->oncpu = cpu;
 	if (counter->pmu->add(counter)) {
@@ -115,6 +145,7 @@ static int counter_sched_in(struct perf_counter *counter, int cpu)
 	}
 	list_add_tail(&counter->active_entry, &ctx->active_list);
 	ctx->nr_active++;
+	perf_counter_user_page_update(counter);
 	return 0;
 }
 
@@ -129,6 +160,7 @@ static void counter_sched_out(struct perf_counter *counter)
 	ctx->nr_active--;
 	counter_set_state(counter, PERF_COUNTER_STATE_INACTIVE);
 	counter->oncpu = -1;
+	perf_counter_user_page_update(counter);
 }
 
 static void group_sched_out(struct perf_counter *leader)
@@ -207,6 +239,33 @@ void perf_counter_ctx_sched_out(struct perf_counter_context *ctx, u64 now)
 	list_for_each_entry_safe(counter, next, &ctx->active_list, active_entry)
 		counter_sched_out(counter);
 	ctx->is_active = false;
+}
+
+/*
+ * The CPU of @ctx goes offline: its counters leave the PMU, but the
+ * context's clock runs on, so that they stay enabled and their running
+ * time falls behind: what user space scales by.
+ */
+void perf_counter_ctx_park(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *counter, *next;
+
+	perf_counter_ctx_update_time(ctx, now);
+	list_for_each_entry_safe(counter, next, &ctx->active_list, active_entry)
+		counter_sched_out(counter);
+	ctx->parked = true;
+}
+
+/* ... and is back: every enabled group that fits goes on again. */
+void perf_counter_ctx_unpark(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *leader;
+	int cpu = raw_smp_processor_id();
+
+	perf_counter_ctx_update_time(ctx, now);
+	ctx->parked = false;
+	list_for_each_entry(leader, &ctx->counter_list, group_entry)
+		group_sched_in(leader, cpu);
 }
 
 /*

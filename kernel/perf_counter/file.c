@@ -171,7 +171,7 @@ static u64 *put_id_lost(u64 *out, u64 format,
 	if (format & PERF_FORMAT_ID)
 		*out++ = counter_primary_id(counter);
 	if (format & PERF_FORMAT_LOST)
-		*out++ = 0;	/* counting loses nothing */
+		*out++ = atomic64_read(&counter->lost_samples);
 	return out;
 }
 
@@ -266,7 +266,9 @@ static void reset_fn(struct perf_counter *counter, void *arg)
 
 static void refresh_fn(struct perf_counter *counter, void *arg)
 {
-	counter->event_limit += *(int *)arg;
+	/* Past INT_MAX overflows the limit stays there, never wraps. */
+	counter->event_limit = min_t(s64, (s64)counter->event_limit +
+				     *(int *)arg, INT_MAX);
 	perf_counter_do_enable(counter);
 }
 

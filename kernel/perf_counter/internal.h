@@ -29,6 +29,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 struct ctl_table;
 struct ctl_table_header;
@@ -45,6 +46,8 @@ struct vm_area_struct;
 
 extern int sysctl_perf_counter_paranoid;
 extern int sysctl_perf_counter_max_sample_rate;
+extern int sysctl_perf_counter_max_stack;
+extern int sysctl_perf_counter_mlock_kb;
 extern struct ctl_table perf_counter_sysctl_table[];
 extern struct ctl_table_header *perf_counter_sysctl_header;
 
@@ -86,7 +89,6 @@ struct perf_counter_context;
  */
 struct perf_counter_buffer {
 	refcount_t			refcount;
-	struct rcu_head			rcu_head;
 	atomic_long_t			head;		/* reserved up to */
 	atomic_t			writers;	/* reserved, not committed */
 	atomic64_t			lost;		/* not yet reported */
@@ -104,8 +106,18 @@ struct perf_counter_buffer {
 	int				wakeup_events;
 	struct irq_work			wakeup_work;
 	atomic_t			mmap_count;
-	/* The counter that mapped it: its waitq is woken, it lives as long. */
+	/* The counter that mapped it; it lives as long as the buffer. */
 	struct perf_counter		*owner;
+	/* The counters writing here: their poll() waiters are woken. */
+	spinlock_t			waiters_lock;
+	struct list_head		waiters;
+	/* What the mapping was charged: pages of user and of mm. */
+	struct user_struct		*mlock_user;
+	struct mm_struct		*mlock_mm;
+	unsigned long			mlock_user_pages;
+	unsigned long			mlock_mm_pages;
+	/* Freed from process context once no writer can see it. */
+	struct rcu_work			free_work;
 };
 
 /* A tracepoint's record, for PERF_SAMPLE_RAW; NULL for other counters. */
@@ -183,13 +195,17 @@ struct perf_counter {
 
 	/* Where records go: our own buffer (mmap) or another's (SET_OUTPUT). */
 	struct perf_counter_buffer __rcu *rb;
+	struct list_head		rb_entry;	/* rb->waiters */
 	struct mutex			mmap_mutex;	/* rb changes */
+	atomic64_t			lost_samples;	/* PERF_FORMAT_LOST */
 	refcount_t			refcount;
 	struct task_struct		*owner_task;	/* for the KUnit suite */
 };
 
 struct perf_counter_context {
 	raw_spinlock_t			lock;
+	/* A CPU's context while the CPU is offline: nothing goes on the PMU. */
+	bool				parked;
 	struct mutex			mutex;	/* attach, detach */
 	struct list_head		counter_list;	/* group leaders */
 	struct list_head		active_list;
@@ -220,6 +236,8 @@ void perf_counter_init(struct perf_counter *counter,
 void perf_counter_update_times(struct perf_counter *counter);
 void perf_counter_ctx_sched_in(struct perf_counter_context *ctx, u64 now);
 void perf_counter_ctx_sched_out(struct perf_counter_context *ctx, u64 now);
+void perf_counter_ctx_park(struct perf_counter_context *ctx, u64 now);
+void perf_counter_ctx_unpark(struct perf_counter_context *ctx, u64 now);
 void perf_counter_attach(struct perf_counter_context *ctx,
 			 struct perf_counter *counter);
 void perf_counter_detach(struct perf_counter *counter);
@@ -229,6 +247,8 @@ void perf_counter_fold_child(struct perf_counter *child);
 u64 perf_counter_read_local(struct perf_counter *counter,
 			    u64 *enabled, u64 *running);
 void perf_counter_ctx_update_time(struct perf_counter_context *ctx, u64 now);
+void perf_counter_times_at(const struct perf_counter *counter, u64 now,
+			   u64 *enabled, u64 *running);
 bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
 			   u64 addr, u64 period,
 			   const struct perf_counter_raw *raw, bool may_throttle);
@@ -237,6 +257,10 @@ bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
 struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
 						      bool overwrite);
 void perf_counter_buffer_put(struct perf_counter_buffer *rb);
+void perf_counter_buffer_join(struct perf_counter_buffer *rb,
+			      struct perf_counter *counter);
+void perf_counter_buffer_leave(struct perf_counter_buffer *rb,
+			       struct perf_counter *counter);
 int perf_counter_output_begin(struct perf_counter_output *out,
 			      struct perf_counter_buffer *rb,
 			      struct perf_counter *counter, unsigned int size);
@@ -250,6 +274,7 @@ bool perf_counter_buffer_readable(struct perf_counter_buffer *rb);
 void perf_counter_set_buffer(struct perf_counter *counter,
 			     struct perf_counter_buffer *rb);
 int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma);
+void perf_counter_user_page_update(struct perf_counter *counter);
 long perf_counter_set_output(struct perf_counter *counter, int fd);
 
 /* output.c: records */

@@ -2,6 +2,11 @@
 /*
  * perf_counter: mapping a counter's ring buffer into user space, and
  * sending a counter's records into another counter's buffer.
+ *
+ * Mappings lock memory, so unprivileged users are charged for them as
+ * for perf_events: perf_counter_mlock_kb per online CPU for free (per
+ * user, in user->perf_mlock), the rest against RLIMIT_MEMLOCK (per mm,
+ * in mm->pinned_vm).  The charge is given back with the last unmap.
  */
 
 #include <linux/capability.h>
@@ -9,18 +14,34 @@
 #include <linux/fs.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/user.h>
 #include <linux/vmalloc.h>
 
 #include "internal.h"
-
-/* The buffer an unprivileged user may map: perf_event_mlock_kb's default. */
-#define PERF_COUNTER_MLOCK_BYTES	(516 * 1024)
 
 static struct perf_counter_buffer *
 counter_buffer_locked(struct perf_counter *counter)
 {
 	return rcu_dereference_protected(counter->rb,
 					 lockdep_is_held(&counter->mmap_mutex));
+}
+
+/*
+ * Make @rb the buffer @counter writes to, under its mmap_mutex; returns
+ * the old one, whose reference the caller drops once unlocked.
+ */
+static struct perf_counter_buffer *
+swap_buffer_locked(struct perf_counter *counter, struct perf_counter_buffer *rb)
+{
+	struct perf_counter_buffer *old = counter_buffer_locked(counter);
+
+	if (old)
+		perf_counter_buffer_leave(old, counter);
+	if (rb)
+		perf_counter_buffer_join(rb, counter);
+	rcu_assign_pointer(counter->rb, rb);
+	return old;
 }
 
 /* Replace the buffer @counter writes to; drops the old one's reference. */
@@ -30,8 +51,7 @@ void perf_counter_set_buffer(struct perf_counter *counter,
 	struct perf_counter_buffer *old;
 
 	mutex_lock(&counter->mmap_mutex);
-	old = counter_buffer_locked(counter);
-	rcu_assign_pointer(counter->rb, rb);
+	old = swap_buffer_locked(counter, rb);
 	mutex_unlock(&counter->mmap_mutex);
 	if (old)
 		perf_counter_buffer_put(old);
@@ -45,19 +65,69 @@ static void counter_vm_open(struct vm_area_struct *vma)
 	refcount_inc(&rb->refcount);
 }
 
-/* The last unmap detaches the buffer from the counter that mapped it. */
+/*
+ * Pages of @nr_pages data pages (and the control page) an unprivileged
+ * caller may lock: what is charged to the user and to the mm, or
+ * -EPERM.  Privileged callers and paranoid level -1 are charged to the
+ * user as far as the free allowance goes, never refused.
+ */
+static int mlock_charge(struct perf_counter_buffer *rb,
+			unsigned long nr_pages, struct mm_struct *mm)
+{
+	unsigned long limit, locked, extra = 0, pages = nr_pages + 1;
+	struct user_struct *user = current_user();
+
+	limit = (READ_ONCE(sysctl_perf_counter_mlock_kb) >> (PAGE_SHIFT - 10)) *
+		num_online_cpus();
+	locked = min_t(unsigned long, atomic_long_read(&user->perf_mlock), limit);
+	if (locked + pages > limit) {
+		extra = locked + pages - limit;
+		pages -= extra;
+	}
+	if (extra && atomic64_read(&mm->pinned_vm) + extra >
+		     rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
+	    READ_ONCE(sysctl_perf_counter_paranoid) > -1 &&
+	    !capable(CAP_IPC_LOCK))
+		return -EPERM;
+	atomic_long_add(pages, &user->perf_mlock);
+	atomic64_add(extra, &mm->pinned_vm);
+	rb->mlock_user = get_uid(user);
+	rb->mlock_user_pages = pages;
+	rb->mlock_mm = mm;
+	mmgrab(mm);
+	rb->mlock_mm_pages = extra;
+	return 0;
+}
+
+static void mlock_uncharge(struct perf_counter_buffer *rb)
+{
+	if (!rb->mlock_user)
+		return;
+	atomic_long_sub(rb->mlock_user_pages, &rb->mlock_user->perf_mlock);
+	atomic64_sub(rb->mlock_mm_pages, &rb->mlock_mm->pinned_vm);
+	free_uid(rb->mlock_user);
+	mmdrop(rb->mlock_mm);
+	rb->mlock_user = NULL;
+}
+
+/*
+ * The last unmap detaches the buffer from the counter that mapped it
+ * and gives back what the mapping was charged.
+ */
 static void counter_vm_close(struct vm_area_struct *vma)
 {
 	struct perf_counter_buffer *rb = vma->vm_private_data;
 	struct perf_counter *counter = rb->owner;
+	struct perf_counter_buffer *old = NULL;
 
 	if (atomic_dec_and_test(&rb->mmap_count)) {
 		mutex_lock(&counter->mmap_mutex);
-		if (counter_buffer_locked(counter) == rb) {
-			RCU_INIT_POINTER(counter->rb, NULL);
-			perf_counter_buffer_put(rb);
-		}
+		if (counter_buffer_locked(counter) == rb)
+			old = swap_buffer_locked(counter, NULL);
+		mlock_uncharge(rb);
 		mutex_unlock(&counter->mmap_mutex);
+		if (old)
+			perf_counter_buffer_put(old);
 	}
 	perf_counter_buffer_put(rb);
 }
@@ -84,9 +154,10 @@ static void buffer_set_wakeups(struct perf_counter_buffer *rb,
 
 static struct perf_counter_buffer *
 counter_map_buffer(struct perf_counter *counter, unsigned long nr_pages,
-		   bool writable)
+		   struct vm_area_struct *vma)
 {
 	struct perf_counter_buffer *rb;
+	int err;
 
 	mutex_lock(&counter->mmap_mutex);
 	rb = counter_buffer_locked(counter);
@@ -100,9 +171,15 @@ counter_map_buffer(struct perf_counter *counter, unsigned long nr_pages,
 		}
 		goto out;
 	}
-	rb = perf_counter_buffer_alloc(nr_pages, !writable);
+	rb = perf_counter_buffer_alloc(nr_pages, !(vma->vm_flags & VM_WRITE));
 	if (!rb) {
 		rb = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	err = mlock_charge(rb, nr_pages, vma->vm_mm);
+	if (err) {
+		perf_counter_buffer_put(rb);
+		rb = ERR_PTR(err);
 		goto out;
 	}
 	buffer_set_wakeups(rb, &counter->attr);
@@ -111,7 +188,7 @@ counter_map_buffer(struct perf_counter *counter, unsigned long nr_pages,
 	/* one reference for the counter, one for this mapping */
 	refcount_inc(&rb->refcount);
 	atomic_set(&rb->mmap_count, 1);
-	rcu_assign_pointer(counter->rb, rb);
+	swap_buffer_locked(counter, rb);
 out:
 	mutex_unlock(&counter->mmap_mutex);
 	return rb;
@@ -128,40 +205,127 @@ int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma)
 		return -EINVAL;
 	if (nr_pages && !is_power_of_2(nr_pages))
 		return -EINVAL;
-	if ((nr_pages << PAGE_SHIFT) > PERF_COUNTER_MLOCK_BYTES &&
-	    !capable(CAP_IPC_LOCK))
-		return -EPERM;
-	rb = counter_map_buffer(counter, nr_pages, vma->vm_flags & VM_WRITE);
+	rb = counter_map_buffer(counter, nr_pages, vma);
 	if (IS_ERR(rb))
 		return PTR_ERR(rb);
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_ops = &counter_vm_ops;
 	vma->vm_private_data = rb;
 	err = remap_vmalloc_range(vma, rb->base, 0);
-	if (err)
+	if (err) {
 		counter_vm_close(vma);
-	return err;
+		return err;
+	}
+	/*
+	 * The control page has the times from the start: as far as they
+	 * can be read from here, exact from the counter's next switch on.
+	 */
+	perf_counter_user_page_update(counter);
+	return 0;
+}
+
+/*
+ * The control page of the buffer @counter mapped: its count and times
+ * as of now, for user space that reads itself without a system call.
+ * The times are complete where the context is current (at a switch, or
+ * through perf_counter_ctx_call()).  No counter can be read with rdpmc:
+ * index stays 0 and the count is all in offset.
+ */
+void perf_counter_user_page_update(struct perf_counter *counter)
+{
+	struct perf_counter_mmap_page *up;
+	struct perf_counter_buffer *rb;
+	u64 enabled, running;
+
+	rcu_read_lock();
+	rb = rcu_dereference(counter->rb);
+	if (!rb || rb->owner != counter)
+		goto out;
+	up = rb->user_page;
+	perf_counter_times_at(counter, perf_counter_clock(), &enabled,
+			      &running);
+	WRITE_ONCE(up->lock, up->lock + 1);
+	/* An odd lock, seen before any field changes: readers retry. */
+	smp_wmb();
+	up->index = 0;
+	up->offset = atomic64_read(&counter->count);
+	up->time_enabled = enabled;
+	up->time_running = running;
+	/* Every field written before the lock is even again. */
+	smp_wmb();
+	WRITE_ONCE(up->lock, up->lock + 1);
+out:
+	rcu_read_unlock();
+}
+
+/* Both mmap_mutexes, always in the same order. */
+static void lock_two(struct perf_counter *a, struct perf_counter *b)
+{
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->mmap_mutex);
+	mutex_lock_nested(&b->mmap_mutex, SINGLE_DEPTH_NESTING);
+}
+
+static void unlock_two(struct perf_counter *a, struct perf_counter *b)
+{
+	mutex_unlock(&a->mmap_mutex);
+	mutex_unlock(&b->mmap_mutex);
+}
+
+/*
+ * May @counter write into @target's buffer?  Records must come from one
+ * CPU or one task, as for perf_events: a per-task counter's buffer is
+ * no place for another task's per-task records.
+ */
+static bool output_compatible(struct perf_counter *counter,
+			      struct perf_counter *target)
+{
+	if (counter == target || target->cpu != counter->cpu)
+		return false;
+	return counter->cpu != -1 || target->ctx->task == counter->ctx->task;
+}
+
+/* Redirect, both mmap_mutexes held; the old buffer is returned in *old. */
+static long set_output_locked(struct perf_counter *counter,
+			      struct perf_counter *target,
+			      struct perf_counter_buffer **old)
+{
+	struct perf_counter_buffer *own = counter_buffer_locked(counter);
+	struct perf_counter_buffer *rb = counter_buffer_locked(target);
+
+	if (own && own->owner == counter)
+		return -EBUSY;
+	if (!rb || !output_compatible(counter, target))
+		return -EINVAL;
+	refcount_inc(&rb->refcount);
+	*old = swap_buffer_locked(counter, rb);
+	return 0;
 }
 
 /*
  * PERF_COUNTER_IOC_SET_OUTPUT: send @counter's records into the buffer of
  * the counter behind @fd (-1: back to none).  A counter whose own buffer
- * is mapped cannot be redirected.
+ * is mapped cannot be redirected; checked and done under both counters'
+ * mmap_mutex, so that a concurrent mmap() of either sees one or the other.
  */
 long perf_counter_set_output(struct perf_counter *counter, int fd)
 {
-	struct perf_counter_buffer *rb = NULL, *own;
+	struct perf_counter_buffer *old = NULL, *own;
 	struct perf_counter *target;
 	struct fd f;
+	long err;
 
-	mutex_lock(&counter->mmap_mutex);
-	own = counter_buffer_locked(counter);
-	mutex_unlock(&counter->mmap_mutex);
-	if (own && own->owner == counter)
-		return -EBUSY;
 	if (fd == -1) {
-		perf_counter_set_buffer(counter, NULL);
-		return 0;
+		err = 0;
+		mutex_lock(&counter->mmap_mutex);
+		own = counter_buffer_locked(counter);
+		if (own && own->owner == counter)
+			err = -EBUSY;
+		else
+			old = swap_buffer_locked(counter, NULL);
+		mutex_unlock(&counter->mmap_mutex);
+		goto out;
 	}
 	f = fdget(fd);
 	if (!f.file)
@@ -171,14 +335,16 @@ long perf_counter_set_output(struct perf_counter *counter, int fd)
 		return -EINVAL;
 	}
 	target = f.file->private_data;
-	mutex_lock(&target->mmap_mutex);
-	rb = counter_buffer_locked(target);
-	if (rb)
-		refcount_inc(&rb->refcount);
-	mutex_unlock(&target->mmap_mutex);
-	fdput(f);
-	if (!rb)
+	if (target == counter) {
+		fdput(f);
 		return -EINVAL;
-	perf_counter_set_buffer(counter, rb);
-	return 0;
+	}
+	lock_two(counter, target);
+	err = set_output_locked(counter, target, &old);
+	unlock_two(counter, target);
+	fdput(f);
+out:
+	if (old)
+		perf_counter_buffer_put(old);
+	return err;
 }

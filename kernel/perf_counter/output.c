@@ -276,8 +276,9 @@ static unsigned int callchain_max(const struct perf_counter *counter)
 {
 	unsigned int max = counter->attr.sample_max_stack;
 
-	if (!max || max > PERF_COUNTER_MAX_STACK)
-		max = PERF_COUNTER_MAX_STACK;
+	if (!max)
+		max = READ_ONCE(sysctl_perf_counter_max_stack);
+	max = min_t(unsigned int, max, PERF_COUNTER_MAX_STACK);
 	/* room for the two context markers */
 	return max + 2;
 }
@@ -301,7 +302,7 @@ static unsigned int put_read_value(u64 *values, unsigned int n, u64 format,
 	if (format & PERF_FORMAT_ID)
 		values[n++] = perf_counter_primary_id(counter);
 	if (format & PERF_FORMAT_LOST)
-		values[n++] = 0;
+		values[n++] = atomic64_read(&counter->lost_samples);
 	return n;
 }
 
@@ -316,35 +317,49 @@ static unsigned int put_read_times(u64 *values, unsigned int n, u64 format,
 }
 
 /*
+ * The count of @counter and its times up to @now, for a sample: the
+ * context's lock may be another writer's here, so nothing is changed
+ * but the PMU's fold of the count.
+ */
+static u64 read_for_sample(struct perf_counter *counter, u64 now,
+			   u64 *enabled, u64 *running)
+{
+	if (counter->state == PERF_COUNTER_STATE_ACTIVE)
+		counter->pmu->read(counter);
+	perf_counter_times_at(counter, now, enabled, running);
+	return atomic64_read(&counter->count);
+}
+
+/*
  * PERF_SAMPLE_READ: the read() layout, from this CPU (the counter and
- * its group are active here).  Returns the number of values, 0 when a
- * group is too large for one sample.
+ * its group are active here).  Open refuses groups too large for it.
  */
 static unsigned int read_values(struct perf_counter *counter, u64 *values)
 {
 	u64 format = counter->attr.read_format;
 	struct perf_counter *leader = counter->group_leader, *member;
-	u64 enabled, running, value;
+	u64 enabled, running, value, now = perf_counter_clock();
 	unsigned int n = 0;
 
 	if (!(format & PERF_FORMAT_GROUP)) {
-		value = perf_counter_read_local(counter, &enabled, &running);
+		value = read_for_sample(counter, now, &enabled, &running);
 		values[n++] = value;
 		n = put_read_times(values, n, format, enabled, running);
 		if (format & PERF_FORMAT_ID)
 			values[n++] = perf_counter_primary_id(counter);
 		if (format & PERF_FORMAT_LOST)
-			values[n++] = 0;
+			values[n++] = atomic64_read(&counter->lost_samples);
 		return n;
 	}
-	if (3 + 3 * (1 + leader->nr_siblings) > PERF_COUNTER_MAX_READ_VALUES)
+	if (WARN_ON_ONCE(3 + 3 * (1 + leader->nr_siblings) >
+			 PERF_COUNTER_MAX_READ_VALUES))
 		return 0;
 	values[n++] = 1 + leader->nr_siblings;
-	value = perf_counter_read_local(leader, &enabled, &running);
+	value = read_for_sample(leader, now, &enabled, &running);
 	n = put_read_times(values, n, format, enabled, running);
 	n = put_read_value(values, n, format, leader, value);
 	list_for_each_entry(member, &leader->sibling_list, group_entry) {
-		value = perf_counter_read_local(member, &enabled, &running);
+		value = read_for_sample(member, now, &enabled, &running);
 		n = put_read_value(values, n, format, member, value);
 	}
 	return n;

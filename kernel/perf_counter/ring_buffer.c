@@ -22,7 +22,14 @@
  *    next writer that finds room first writes a PERF_RECORD_LOST.
  *
  * Wakeups are deferred to an irq_work: writers may run in NMI context or
- * under the scheduler's locks.
+ * under the scheduler's locks.  They go to every counter writing here
+ * (rb->waiters), so that a counter sent here with SET_OUTPUT can be
+ * polled on its own file.
+ *
+ * Writers find the buffer under RCU without a reference, so the last
+ * reference frees it only after a grace period, and from process
+ * context: the wakeup they may have queued is waited for there, and the
+ * counter that mapped the buffer (rb->owner) is let go only then.
  */
 
 #include <linux/irq_work.h>
@@ -36,9 +43,34 @@ static void rb_wakeup(struct irq_work *work)
 {
 	struct perf_counter_buffer *rb =
 		container_of(work, struct perf_counter_buffer, wakeup_work);
+	struct perf_counter *counter;
+	unsigned long flags;
 
-	if (rb->owner)
-		wake_up_all(&rb->owner->waitq);
+	spin_lock_irqsave(&rb->waiters_lock, flags);
+	list_for_each_entry(counter, &rb->waiters, rb_entry)
+		wake_up_all(&counter->waitq);
+	spin_unlock_irqrestore(&rb->waiters_lock, flags);
+}
+
+/* @counter writes into @rb from now on (NULL: none); mmap_mutex held. */
+void perf_counter_buffer_join(struct perf_counter_buffer *rb,
+			      struct perf_counter *counter)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rb->waiters_lock, flags);
+	list_add_tail(&counter->rb_entry, &rb->waiters);
+	spin_unlock_irqrestore(&rb->waiters_lock, flags);
+}
+
+void perf_counter_buffer_leave(struct perf_counter_buffer *rb,
+			       struct perf_counter *counter)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rb->waiters_lock, flags);
+	list_del_init(&counter->rb_entry);
+	spin_unlock_irqrestore(&rb->waiters_lock, flags);
 }
 
 /* A buffer of @nr_pages data pages (0 or a power of two). */
@@ -65,6 +97,8 @@ struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
 	rb->wakeup_events = INT_MAX;
 	refcount_set(&rb->refcount, 1);
 	init_irq_work(&rb->wakeup_work, rb_wakeup);
+	spin_lock_init(&rb->waiters_lock);
+	INIT_LIST_HEAD(&rb->waiters);
 
 	rb->user_page->version = 0;
 	rb->user_page->compat_version = 0;
@@ -73,11 +107,16 @@ struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
 	return rb;
 }
 
-static void rb_free_rcu(struct rcu_head *head)
+/* A grace period after the last reference: no writer is left. */
+static void rb_free_work(struct work_struct *work)
 {
 	struct perf_counter_buffer *rb =
-		container_of(head, struct perf_counter_buffer, rcu_head);
+		container_of(to_rcu_work(work), struct perf_counter_buffer,
+			     free_work);
 
+	irq_work_sync(&rb->wakeup_work);
+	if (rb->owner)
+		perf_counter_put(rb->owner);
 	vfree(rb->base);
 	kfree(rb);
 }
@@ -86,11 +125,8 @@ void perf_counter_buffer_put(struct perf_counter_buffer *rb)
 {
 	if (!refcount_dec_and_test(&rb->refcount))
 		return;
-	irq_work_sync(&rb->wakeup_work);
-	if (rb->owner)
-		perf_counter_put(rb->owner);
-	/* Writers find the buffer under RCU (from any context): wait for them. */
-	call_rcu(&rb->rcu_head, rb_free_rcu);
+	INIT_RCU_WORK(&rb->free_work, rb_free_work);
+	queue_rcu_work(system_wq, &rb->free_work);
 }
 
 /* Is there room for @size bytes at @head?  Mapped read-only: always. */
@@ -219,6 +255,7 @@ int perf_counter_output_begin(struct perf_counter_output *out,
 	pos = rb_reserve(rb, size + lost_size);
 	if (pos < 0) {
 		atomic64_add(lost + 1, &rb->lost);
+		atomic64_inc(&(counter->parent ?: counter)->lost_samples);
 		rb_commit(rb);
 		return -ENOSPC;
 	}

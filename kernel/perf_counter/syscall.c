@@ -89,6 +89,7 @@ static int check_sample_fields(const struct perf_counter_attr *attr)
 	return 0;
 }
 
+/* What is wrong with the attr itself, whatever counts it: EINVAL. */
 static int check_attr(const struct perf_counter_attr *attr)
 {
 	int err;
@@ -100,35 +101,66 @@ static int check_attr(const struct perf_counter_attr *attr)
 		return err;
 	if (attr->sample_type & ~(PERF_SAMPLE_MAX - 1))
 		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	    (attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1)))
+		return -EINVAL;
 	if (attr->read_format & ~(PERF_FORMAT_MAX - 1))
 		return -EINVAL;
-	if (attr->freq) {
-		if (attr->sample_freq > READ_ONCE(sysctl_perf_counter_max_sample_rate))
-			return -EINVAL;
-	} else if (attr->sample_period & (1ULL << 63)) {
-		return -EINVAL;
-	}
 	if (attr->inherit_thread && !attr->inherit)
 		return -EINVAL;
 	if (attr->remove_on_exec && attr->enable_on_exec)
 		return -EINVAL;
 	if (attr->sigtrap && !attr->remove_on_exec)
 		return -EINVAL;
-	/* Valid, but not something this subsystem does (yet). */
-	if (attr->remove_on_exec || attr->sigtrap || attr->aux_output)
+	return 0;
+}
+
+static int check_rate(const struct perf_counter_attr *attr)
+{
+	if (attr->freq)
+		return attr->sample_freq >
+		       READ_ONCE(sysctl_perf_counter_max_sample_rate) ?
+		       -EINVAL : 0;
+	return attr->sample_period & (1ULL << 63) ? -EINVAL : 0;
+}
+
+/* The sample fields perf_counter_write_sample() writes. */
+#define SAMPLE_WRITTEN	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
+			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+
+/*
+ * Valid requests this subsystem does not carry out: refused, never
+ * accepted and ignored, since a reader trusting an accepted bit would
+ * mis-parse what follows.  Checked once the event is known to exist,
+ * as the ABI has it.
+ */
+static int check_features(const struct perf_counter_attr *attr)
+{
+	if (attr->sample_type & ~SAMPLE_WRITTEN)
 		return -EOPNOTSUPP;
-	if (attr->type != PERF_TYPE_SOFTWARE &&
-	    attr->type != PERF_TYPE_TRACEPOINT)
-		return -ENOENT;
+	if (attr->exclude_host || attr->context_switch ||
+	    attr->write_backward || attr->namespaces || attr->ksymbol ||
+	    attr->bpf_event || attr->aux_output || attr->cgroup ||
+	    attr->text_poke || attr->build_id || attr->remove_on_exec ||
+	    attr->sigtrap)
+		return -EOPNOTSUPP;
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    attr->sample_max_stack > READ_ONCE(sysctl_perf_counter_max_stack))
+		return -EOVERFLOW;
 	return 0;
 }
 
 /*
  * perf_counter_paranoid, for callers without CAP_PERFMON: 3 refuses
  * everything, 2 and above refuse kernel mode, 1 and above CPU-wide
- * counters.  Other users' tasks need ptrace rights at any level.
+ * counters.  Other users' tasks need ptrace rights at any level.  The
+ * mode is checked with the attr, the target once it is known.
  */
-static int check_permission(const struct perf_counter_attr *attr, int pid)
+static int check_mode_permission(const struct perf_counter_attr *attr)
 {
 	int level = READ_ONCE(sysctl_perf_counter_paranoid);
 
@@ -136,9 +168,19 @@ static int check_permission(const struct perf_counter_attr *attr, int pid)
 		return 0;
 	if (level >= 3)
 		return -EACCES;
-	if (pid == -1 && level >= 1)
-		return -EACCES;
 	if (!attr->exclude_kernel && level >= 2)
+		return -EACCES;
+	return 0;
+}
+
+static int check_target_permission(struct task_struct *task)
+{
+	if (perfmon_capable())
+		return 0;
+	if (!task)
+		return READ_ONCE(sysctl_perf_counter_paranoid) >= 1 ?
+		       -EACCES : 0;
+	if (!ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS))
 		return -EACCES;
 	return 0;
 }
@@ -159,32 +201,23 @@ static struct task_struct *find_target_task(pid_t pid)
 	return task ? task : ERR_PTR(-ESRCH);
 }
 
-static int check_target(pid_t pid, int cpu, unsigned long flags)
+/* The CPU argument, once the task is known (cpu -1: any, for a task). */
+static int check_cpu(struct task_struct *task, int cpu)
 {
-	if (flags & ~PERF_COUNTER_OPEN_FLAGS)
+	if (cpu == -1)
+		return task ? 0 : -EINVAL;
+	if (cpu < 0 || cpu >= (int)nr_cpu_ids)
 		return -EINVAL;
-	if (pid < -1 || cpu < -1 || (pid == -1 && cpu == -1))
-		return -EINVAL;
-	if (cpu >= (int)nr_cpu_ids)
-		return -EINVAL;
-	if (cpu >= 0 && !cpu_online(cpu))
-		return -ENODEV;
-	/* No cgroups and no ring buffer to redirect output to, yet. */
-	if (flags & (PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_OUTPUT))
-		return -EOPNOTSUPP;
 	return 0;
 }
 
 /*
- * The group leader behind @group_fd, with a reference on its file in
- * @f; NULL for none.  It must be a leader, on the same task and CPU.
+ * The counter behind @group_fd, with a reference on its file in @f.
+ * Only that it is a counter is checked here (EBADF); whether it can
+ * lead this one is for counter_attach_ctx().
  */
-static struct perf_counter *get_group_leader(int group_fd, struct fd *f,
-					     const struct perf_counter_attr *attr,
-					     struct task_struct *task, int cpu)
+static struct perf_counter *get_group_fd(int group_fd, struct fd *f)
 {
-	struct perf_counter *leader;
-
 	*f = fdget(group_fd);
 	if (!f->file)
 		return ERR_PTR(-EBADF);
@@ -193,20 +226,66 @@ static struct perf_counter *get_group_leader(int group_fd, struct fd *f,
 		f->file = NULL;
 		return ERR_PTR(-EBADF);
 	}
-	leader = f->file->private_data;
-	if (leader->group_leader != leader || leader->ctx->task != task ||
-	    leader->cpu != cpu)
-		goto invalid;
-	/* A group is inherited whole or not at all. */
-	if (leader->attr.inherit != attr->inherit)
-		goto invalid;
+	return f->file->private_data;
+}
+
+/* Largest read() of a group, and of a sample carrying one: E2BIG past. */
+#define GROUP_READ_MAX	(16 * 1024)
+
+static size_t group_read_size(u64 format, unsigned int nr)
+{
+	size_t entry = sizeof(u64), size = sizeof(u64);
+
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		size += sizeof(u64);
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		size += sizeof(u64);
+	if (format & PERF_FORMAT_ID)
+		entry += sizeof(u64);
+	if (format & PERF_FORMAT_LOST)
+		entry += sizeof(u64);
+	return size + nr * entry;
+}
+
+/* Would a group of @nr still read (and sample) whole for @attr? */
+static bool group_fits(const struct perf_counter_attr *attr, unsigned int nr)
+{
+	size_t size;
+
+	if (!(attr->read_format & PERF_FORMAT_GROUP))
+		return true;
+	size = group_read_size(attr->read_format, nr);
+	if (size > GROUP_READ_MAX)
+		return false;
+	return !(attr->sample_type & PERF_SAMPLE_READ) ||
+	       size / sizeof(u64) <= PERF_COUNTER_MAX_READ_VALUES;
+}
+
+/*
+ * Can @leader take @counter into its group?  Under ctx->mutex, so that
+ * the group cannot change meanwhile.
+ */
+static int check_group(struct perf_counter *leader,
+		       struct perf_counter *counter,
+		       struct perf_counter_context *ctx)
+{
+	unsigned int nr = leader->nr_siblings + 2;
+	struct perf_counter *member;
+
+	if (leader->group_leader != leader || leader->ctx != ctx ||
+	    leader->cpu != counter->cpu)
+		return -EINVAL;
 	if (leader->state < PERF_COUNTER_STATE_OFF)
-		goto invalid;
-	return leader;
-invalid:
-	fdput(*f);
-	f->file = NULL;
-	return ERR_PTR(-EINVAL);
+		return -EINVAL;
+	/* Only a leader decides how its group is scheduled. */
+	if (counter->attr.pinned || counter->attr.exclusive)
+		return -EINVAL;
+	if (!group_fits(&counter->attr, nr) || !group_fits(&leader->attr, nr))
+		return -E2BIG;
+	list_for_each_entry(member, &leader->sibling_list, group_entry)
+		if (!group_fits(&member->attr, nr))
+			return -E2BIG;
+	return 0;
 }
 
 static struct perf_counter_context *target_ctx(struct task_struct *task,
@@ -226,13 +305,33 @@ static int counter_attach_ctx(struct perf_counter *counter,
 	mutex_lock(&ctx->mutex);
 	if (ctx->dead)
 		err = -ESRCH;
-	else if (leader && leader->ctx != ctx)
-		err = -EINVAL;
-	else
+	else if (leader)
+		err = check_group(leader, counter, ctx);
+	if (!err)
 		perf_counter_install(ctx, counter);
 	mutex_unlock(&ctx->mutex);
 	if (err)
 		perf_counter_put_ctx(ctx);
+	return err;
+}
+
+/*
+ * The checks that need the counter: its event exists (ENOENT), this
+ * subsystem can do what it asks (EOPNOTSUPP, EOVERFLOW), the caller may
+ * watch the target (EACCES), the CPU is there (ENODEV).
+ */
+static int check_counter(struct perf_counter *counter,
+			 struct task_struct *task, int cpu)
+{
+	int err;
+
+	err = check_features(&counter->attr);
+	if (!err)
+		err = perf_counter_tp_check_raw(counter, task);
+	if (!err)
+		err = check_target_permission(task);
+	if (!err && cpu >= 0 && !cpu_online(cpu))
+		err = -ENODEV;
 	return err;
 }
 
@@ -248,7 +347,7 @@ static long counter_open(const struct perf_counter_attr *attr,
 	counter = perf_counter_alloc(attr, cpu, leader, NULL);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
-	err = perf_counter_tp_check_raw(counter, task);
+	err = check_counter(counter, task, cpu);
 	if (err) {
 		perf_counter_put(counter);
 		return err;
@@ -281,6 +380,37 @@ static long counter_open(const struct perf_counter_attr *attr,
 	return fd;
 }
 
+/* The checks of the arguments alone, in the order the ABI has them. */
+static int check_args(const struct perf_counter_attr *attr, pid_t pid,
+		      int cpu, unsigned long flags)
+{
+	int err;
+
+	err = check_attr(attr);
+	if (!err)
+		err = check_mode_permission(attr);
+	if (!err)
+		err = check_rate(attr);
+	if (err)
+		return err;
+	if (flags & PERF_FLAG_PID_CGROUP) {
+		if (pid == -1 || cpu == -1)
+			return -EINVAL;
+		/* No cgroup counters here, nor output given at open. */
+		return -EOPNOTSUPP;
+	}
+	if (flags & PERF_FLAG_FD_OUTPUT)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/*
+ * The checks run in the order of perf_event_open(), so that callers that
+ * branch on the errno see the same one: flags, attr size and fields,
+ * mode permission, rate, group fd, pid, inheritance against the leader,
+ * CPU, event (ENOENT), features, target permission, CPU online, group.
+ * Documentation/perf_counter/design.txt has the table.
+ */
 SYSCALL_DEFINE5(perf_counter_open, struct perf_counter_attr __user *, uattr,
 		pid_t, pid, int, cpu, int, group_fd, unsigned long, flags)
 {
@@ -290,38 +420,38 @@ SYSCALL_DEFINE5(perf_counter_open, struct perf_counter_attr __user *, uattr,
 	struct fd group = { NULL, 0 };
 	long ret;
 
+	if (flags & ~PERF_COUNTER_OPEN_FLAGS)
+		return -EINVAL;
 	ret = copy_attr(uattr, &attr);
+	if (!ret)
+		ret = check_args(&attr, pid, cpu, flags);
 	if (ret)
 		return ret;
-	ret = check_target(pid, cpu, flags);
-	if (!ret)
-		ret = check_attr(&attr);
-	if (!ret)
-		ret = check_permission(&attr, pid);
-	if (ret)
-		return ret;
-
+	if (group_fd != -1) {
+		leader = get_group_fd(group_fd, &group);
+		if (IS_ERR(leader))
+			return PTR_ERR(leader);
+		if (flags & PERF_FLAG_FD_NO_GROUP)
+			leader = NULL;
+	}
 	if (pid != -1) {
 		task = find_target_task(pid);
-		if (IS_ERR(task))
-			return PTR_ERR(task);
-		if (!ptrace_may_access(task, PTRACE_MODE_READ_REALCREDS)) {
-			ret = -EACCES;
+		if (IS_ERR(task)) {
+			ret = PTR_ERR(task);
+			task = NULL;
 			goto out;
 		}
 	}
-	if (group_fd != -1 && !(flags & PERF_FLAG_FD_NO_GROUP)) {
-		leader = get_group_leader(group_fd, &group, &attr, task,
-					  cpu);
-		if (IS_ERR(leader)) {
-			ret = PTR_ERR(leader);
-			goto out;
-		}
-	}
-	ret = counter_open(&attr, task, cpu, leader, flags);
-	if (leader)
-		fdput(group);
+	/* A group is inherited whole or not at all. */
+	if (task && leader && leader->attr.inherit != attr.inherit)
+		ret = -EINVAL;
+	if (!ret)
+		ret = check_cpu(task, cpu);
+	if (!ret)
+		ret = counter_open(&attr, task, cpu, leader, flags);
 out:
+	if (group.file)
+		fdput(group);
 	if (task)
 		put_task_struct(task);
 	return ret;

@@ -10,6 +10,8 @@
  * the task context it runs (for the software event hooks).
  */
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
@@ -149,6 +151,26 @@ static void ctx_call_remote(void *info)
 }
 
 /*
+ * A CPU's context is changed on its CPU, or here while the CPU is
+ * offline (its counters are off the PMU then); the hotplug lock keeps
+ * the CPU as it is meanwhile.
+ */
+static void cpu_ctx_call(struct perf_counter_context *ctx,
+			 struct ctx_call *call)
+{
+	cpus_read_lock();
+	if (cpu_online(ctx->cpu)) {
+		smp_call_function_single(ctx->cpu, ctx_call_remote, call, 1);
+	} else {
+		raw_spin_lock_irq(&ctx->lock);
+		perf_counter_ctx_update_time(ctx, perf_counter_clock());
+		call->fn(call->counter, call->arg);
+		raw_spin_unlock_irq(&ctx->lock);
+	}
+	cpus_read_unlock();
+}
+
+/*
  * Run @fn on @counter with its context locked and its clock current:
  * on the CPU where the context is active, or here while it is active
  * nowhere.  Process context only.
@@ -161,7 +183,7 @@ void perf_counter_ctx_call(struct perf_counter *counter,
 	struct task_struct *task = ctx->task;
 
 	if (!task) {
-		smp_call_function_single(ctx->cpu, ctx_call_remote, &call, 1);
+		cpu_ctx_call(ctx, &call);
 		return;
 	}
 	for (;;) {
@@ -324,9 +346,36 @@ void __perf_counter_tp_event(u16 type, u64 count, void *record, int size,
 }
 #endif
 
+/*
+ * CPU hotplug, on the CPU itself: going down, its context's counters
+ * leave the PMU (timers included) and wait, enabled; coming up, they go
+ * on again.  Also run on every CPU at boot, which starts each context's
+ * clock from that CPU's own.
+ */
+static int perf_counter_cpu_online(unsigned int cpu)
+{
+	struct perf_counter_context *ctx = &per_cpu(perf_counter_cpus, cpu).ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	perf_counter_ctx_unpark(ctx, perf_counter_clock());
+	raw_spin_unlock_irq(&ctx->lock);
+	return 0;
+}
+
+static int perf_counter_cpu_offline(unsigned int cpu)
+{
+	struct perf_counter_context *ctx = &per_cpu(perf_counter_cpus, cpu).ctx;
+
+	raw_spin_lock_irq(&ctx->lock);
+	perf_counter_ctx_park(ctx, perf_counter_clock());
+	raw_spin_unlock_irq(&ctx->lock);
+	return 0;
+}
+
+/* Contexts of CPUs that never came up start parked. */
 void __init perf_counter_cpus_init(void)
 {
-	int cpu;
+	int cpu, ret;
 
 	for_each_possible_cpu(cpu) {
 		struct perf_counter_context *ctx =
@@ -334,8 +383,13 @@ void __init perf_counter_cpus_init(void)
 
 		perf_counter_ctx_init(ctx, NULL, cpu);
 		ctx->is_active = true;
+		ctx->parked = true;
 		ctx->timestamp = perf_counter_clock();
 	}
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf_counter:online",
+				perf_counter_cpu_online,
+				perf_counter_cpu_offline);
+	WARN_ON(ret < 0);
 }
 
 /*
@@ -481,8 +535,7 @@ static bool wants_exec_mmap(const struct perf_counter *counter)
 
 static bool wants_data_mmap(const struct perf_counter *counter)
 {
-	return (counter->attr.mmap || counter->attr.mmap2) &&
-	       counter->attr.mmap_data;
+	return counter->attr.mmap_data;
 }
 
 static void emit_mmap(struct perf_counter *counter, void *arg)

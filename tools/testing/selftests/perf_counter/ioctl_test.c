@@ -8,6 +8,8 @@
 
 #include "counter_test.h"
 
+#include <limits.h>
+
 /* A page-fault leader and two members, all created disabled. */
 #define GROUP_SIZE	3
 
@@ -249,6 +251,28 @@ TEST(refresh_stops_clock_counters)
 		EXPECT_EQ(stopped, later) TH_LOG("clock %llu", clocks[i]);
 		close(fd);
 	}
+}
+
+/*
+ * REFRESH adds to the overflows left; sums past INT_MAX stay at INT_MAX
+ * instead of wrapping.  INT_MAX twice and 3 more wrapped would leave one
+ * overflow: the counter would stop after the first period.
+ */
+TEST(refresh_saturates)
+{
+	const __u64 period = 4;
+	__u64 count;
+	int fd;
+
+	fd = open_sampling(period, false);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_REFRESH, INT_MAX));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_REFRESH, INT_MAX));
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_REFRESH, 3));
+	ASSERT_TRUE(touch_fresh_pages(OVERFLOW_PAGES));
+	count = counter_value(fd);
+	EXPECT_LE(OVERFLOW_PAGES, count);
+	close(fd);
 }
 
 /*
