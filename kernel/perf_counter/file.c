@@ -143,11 +143,10 @@ static void counter_read_value(struct perf_counter *counter,
 	mutex_unlock(&counter->child_mutex);
 }
 
-static size_t read_size(const struct perf_counter *counter)
+/* Bytes a read() in @format takes for @nr counters (1 without GROUP). */
+size_t perf_counter_read_size(u64 format, unsigned int nr)
 {
-	u64 format = counter->attr.read_format;
 	size_t per_value = sizeof(u64), header = 0;
-	size_t nr = 1;
 
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		header += sizeof(u64);
@@ -157,11 +156,18 @@ static size_t read_size(const struct perf_counter *counter)
 		per_value += sizeof(u64);
 	if (format & PERF_FORMAT_LOST)
 		per_value += sizeof(u64);
-	if (format & PERF_FORMAT_GROUP) {
+	if (format & PERF_FORMAT_GROUP)
 		header += sizeof(u64);
-		nr += counter->group_leader->nr_siblings;
-	}
 	return header + nr * per_value;
+}
+
+static size_t read_size(const struct perf_counter *counter)
+{
+	u64 format = counter->attr.read_format;
+
+	return perf_counter_read_size(format, format & PERF_FORMAT_GROUP ?
+				      1 + counter->group_leader->nr_siblings :
+				      1);
 }
 
 /* Append the id and lost count of @counter, as far as they are asked. */

@@ -377,6 +377,7 @@ struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
 void perf_counter_put(struct perf_counter *counter);
 void perf_counter_release_counter(struct perf_counter *counter);
 extern const struct file_operations perf_counter_fops;
+size_t perf_counter_read_size(u64 format, unsigned int nr);
 
 /* perf_counter_max_sample_rate's default, in samples a second. */
 #define PERF_COUNTER_DEFAULT_SAMPLE_RATE	100000

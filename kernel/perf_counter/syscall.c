@@ -232,21 +232,6 @@ static struct perf_counter *get_group_fd(int group_fd, struct fd *f)
 /* Largest read() of a group, and of a sample carrying one: E2BIG past. */
 #define GROUP_READ_MAX	(16 * 1024)
 
-static size_t group_read_size(u64 format, unsigned int nr)
-{
-	size_t entry = sizeof(u64), size = sizeof(u64);
-
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		size += sizeof(u64);
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		size += sizeof(u64);
-	if (format & PERF_FORMAT_ID)
-		entry += sizeof(u64);
-	if (format & PERF_FORMAT_LOST)
-		entry += sizeof(u64);
-	return size + nr * entry;
-}
-
 /* Would a group of @nr still read (and sample) whole for @attr? */
 static bool group_fits(const struct perf_counter_attr *attr, unsigned int nr)
 {
@@ -254,7 +239,7 @@ static bool group_fits(const struct perf_counter_attr *attr, unsigned int nr)
 
 	if (!(attr->read_format & PERF_FORMAT_GROUP))
 		return true;
-	size = group_read_size(attr->read_format, nr);
+	size = perf_counter_read_size(attr->read_format, nr);
 	if (size > GROUP_READ_MAX)
 		return false;
 	return !(attr->sample_type & PERF_SAMPLE_READ) ||
