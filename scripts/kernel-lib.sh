@@ -165,10 +165,79 @@ patch_files() {
 	done
 }
 
-# The diff part of a patch file (from the first "diff " line on); empty
-# when the patch only adds files of ours.
+# Is repository path $1 one of ours (under INTREE_PATHS)?
+is_ours() {
+	local p
+
+	for p in $INTREE_PATHS; do
+		case $1 in
+		"$p" | "$p"/*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# The file diffs of a patch whose files are ours ($2 = 1) or 6.1's ($2 = 0).
+select_diff() {
+	sed -n '/^diff /,$p' "$1" |
+	awk -v want="$2" -v paths="$INTREE_PATHS" '
+	BEGIN { n = split(paths, p, /[ \n]+/) }
+	/^diff --git / {
+		f = $3
+		sub(/^a\//, "", f)
+		mine = 0
+		for (i = 1; i <= n; i++)
+			if (p[i] != "" && (f == p[i] || index(f, p[i] "/") == 1))
+				mine = 1
+		keep = mine == want
+	}
+	keep { print }'
+}
+
+# The diff part of a patch file that changes 6.1 files; empty when the
+# patch only adds or changes files of ours.
 patch_diff() {
-	sed -n '/^diff /,$p' "$1"
+	select_diff "$1" 0
+}
+
+# The diff part that changes files of ours brought in by an earlier patch.
+# The repository holds each file as the last patch leaves it; the tree
+# after an earlier patch is found by undoing the later patches' diffs
+# (our_states).  The build tree never applies these: it has our files.
+ours_diff() {
+	select_diff "$1" 1
+}
+
+# Fill directory $1 with one directory per patch, named after it, that
+# holds our files as the series has them after that patch.
+our_states() {
+	local dir=$1 cur=$1/.cur p pn f d
+
+	rm -rf "$dir"
+	mkdir -p "$cur"
+	for f in $(intree_files); do
+		mkdir -p "$cur/$(dirname "$f")"
+		cp -p "$top/$f" "$cur/$f"
+	done
+	for p in $(patch_files | sort -r); do
+		pn=${p##*/}
+		cp -a "$cur" "$dir/$pn"
+		d=$(ours_diff "$p")
+		if [ -n "$d" ] && ! printf '%s\n' "$d" |
+			(cd "$cur" && git apply -R --whitespace=nowarn - 2>"$dir/.err"); then
+			cat "$dir/.err" >&2
+			echo "kernel/patches/$pn: its changes to our files do not undo on the files after it; regenerate them (scripts/kernel-mkpatch -o)" >&2
+			return 1
+		fi
+		for f in $(patch_newfiles "$p"); do
+			if printf '%s\n' "$d" | grep -qxF "diff --git a/$f b/$f"; then
+				echo "kernel/patches/$pn: both adds and changes $f" >&2
+				return 1
+			fi
+			rm -f "$cur/$f"
+		done
+	done
+	rm -rf "$cur" "$dir/.err"
 }
 
 # Paths an existing-file diff touches.
