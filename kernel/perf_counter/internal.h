@@ -379,6 +379,10 @@ void perf_counter_release_counter(struct perf_counter *counter);
 extern const struct file_operations perf_counter_fops;
 size_t perf_counter_read_size(u64 format, unsigned int nr);
 
+/* syscall.c: who may count what, for the current credentials */
+int perf_counter_check_mode(const struct perf_counter_attr *attr);
+int perf_counter_check_target(struct task_struct *task);
+
 /* perf_counter_max_sample_rate's default, in samples a second. */
 #define PERF_COUNTER_DEFAULT_SAMPLE_RATE	100000
 

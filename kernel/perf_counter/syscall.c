@@ -160,7 +160,7 @@ static int check_features(const struct perf_counter_attr *attr)
  * counters.  Other users' tasks need ptrace rights at any level.  The
  * mode is checked with the attr, the target once it is known.
  */
-static int check_mode_permission(const struct perf_counter_attr *attr)
+int perf_counter_check_mode(const struct perf_counter_attr *attr)
 {
 	int level = READ_ONCE(sysctl_perf_counter_paranoid);
 
@@ -173,7 +173,7 @@ static int check_mode_permission(const struct perf_counter_attr *attr)
 	return 0;
 }
 
-static int check_target_permission(struct task_struct *task)
+int perf_counter_check_target(struct task_struct *task)
 {
 	if (perfmon_capable())
 		return 0;
@@ -314,7 +314,7 @@ static int check_counter(struct perf_counter *counter,
 	if (!err)
 		err = perf_counter_tp_check_raw(counter, task);
 	if (!err)
-		err = check_target_permission(task);
+		err = perf_counter_check_target(task);
 	if (!err && cpu >= 0 && !cpu_online(cpu))
 		err = -ENODEV;
 	return err;
@@ -373,7 +373,7 @@ static int check_args(const struct perf_counter_attr *attr, pid_t pid,
 
 	err = check_attr(attr);
 	if (!err)
-		err = check_mode_permission(attr);
+		err = perf_counter_check_mode(attr);
 	if (!err)
 		err = check_rate(attr);
 	if (err)
