@@ -118,6 +118,10 @@ struct perf_counter_buffer {
 	unsigned long			mlock_mm_pages;
 	/* Freed from process context once no writer can see it. */
 	struct rcu_work			free_work;
+#ifdef CONFIG_PERF_COUNTERS_KUNIT_TEST
+	/* Run once inside the next commit, where an NMI could nest. */
+	void				(*test_nest)(struct perf_counter_buffer *rb);
+#endif
 };
 
 /* A tracepoint's record, for PERF_SAMPLE_RAW; NULL for other counters. */

@@ -179,6 +179,21 @@ static void rb_maybe_wakeup(struct perf_counter_buffer *rb, unsigned long head)
 	irq_work_queue(&rb->wakeup_work);
 }
 
+#ifdef CONFIG_PERF_COUNTERS_KUNIT_TEST
+/* The KUnit suite nests a writer at the one point where it is hardest. */
+static void rb_test_nest(struct perf_counter_buffer *rb)
+{
+	void (*nest)(struct perf_counter_buffer *rb) = rb->test_nest;
+
+	if (nest) {
+		rb->test_nest = NULL;
+		nest(rb);
+	}
+}
+#else
+static inline void rb_test_nest(struct perf_counter_buffer *rb) { }
+#endif
+
 /*
  * Count this writer out; the last one in flight publishes data_head up to
  * everything reserved so far (all of it written by then).
@@ -190,6 +205,7 @@ static void rb_commit(struct perf_counter_buffer *rb)
 
 	for (;;) {
 		head = atomic_long_read(&rb->head);
+		rb_test_nest(rb);
 		/* Pairs with rb_reserve(): a reservation in head is counted. */
 		smp_mb();
 		writers = atomic_read(&rb->writers);

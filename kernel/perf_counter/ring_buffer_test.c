@@ -140,6 +140,59 @@ static void nested_twice_test(struct kunit *test)
 	perf_counter_buffer_put(rb);
 }
 
+/* What nest_writer() writes, and how many more times it comes back. */
+static struct perf_counter *nest_counter;
+static int nest_left, nest_err;
+
+/*
+ * Called by rb_commit() of the outer writer between its read of head and
+ * its read of writers: a whole record written there counts itself out
+ * seeing the outer writer in flight, and leaves the publication to it.
+ * Armed again, it nests into the outer writer's next round too.
+ */
+static void nest_writer(struct perf_counter_buffer *rb)
+{
+	nest_err |= write_record(rb, nest_counter, 7, 32, 0x77);
+	if (--nest_left > 0)
+		rb->test_nest = nest_writer;
+}
+
+/*
+ * The outer writer published the head it read before the nested records
+ * were reserved; unless it notices that head moved on and publishes
+ * again, they stay invisible until some later writer comes along.  Three
+ * records, each nested into the outer writer's latest round: data_head
+ * must cover all of them when the outer writer is done.
+ */
+static void commit_retry_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter *counter = new_writer(test);
+	struct perf_counter_output outer;
+
+	nest_counter = counter;
+	nest_left = 3;
+	nest_err = 0;
+	KUNIT_ASSERT_EQ(test, begin(&outer, rb, counter, 100, 64), 0);
+	rb->test_nest = nest_writer;
+	finish(&outer, 0xaa);
+	KUNIT_EXPECT_EQ(test, nest_left, 0);
+	KUNIT_EXPECT_EQ(test, nest_err, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rb->writers), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), 64 + 3 * 32);
+
+	KUNIT_EXPECT_EQ(test, header_at(rb, 0)->type, 100);
+	KUNIT_EXPECT_EQ(test, header_at(rb, 64)->type, 7);
+	KUNIT_EXPECT_EQ(test, header_at(rb, 96)->type, 7);
+	KUNIT_EXPECT_EQ(test, header_at(rb, 128)->type, 7);
+	KUNIT_EXPECT_EQ(test, byte_at(rb, 159), 0x77);
+
+	/* And the next writer, alone, still publishes its own record. */
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 8, 16, 0x88), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), 64 + 3 * 32 + 16);
+	perf_counter_buffer_put(rb);
+}
+
 /*
  * Without room the record is dropped and counted; once user space moves
  * data_tail, the next record is preceded by a LOST record with the exact
@@ -225,6 +278,7 @@ static void overwrite_test(struct kunit *test)
 static struct kunit_case perf_counter_ring_buffer_cases[] = {
 	KUNIT_CASE(nested_writer_test),
 	KUNIT_CASE(nested_twice_test),
+	KUNIT_CASE(commit_retry_test),
 	KUNIT_CASE(lost_accounting_test),
 	KUNIT_CASE(wrap_and_tail_test),
 	KUNIT_CASE(overwrite_test),
