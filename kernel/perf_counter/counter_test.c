@@ -275,11 +275,73 @@ static void group_detach_leader_test(struct kunit *test)
 	expect_times(test, m1, 100, 100);
 }
 
+/*
+ * A CPU going offline parks its context: everything leaves the PMU and
+ * nothing goes on again, not even what is enabled or attached meanwhile,
+ * but the context's clock runs on, so enabled time keeps growing while
+ * running time stands still.  Back online, every group goes on again.
+ *
+ *   0 in, 100 park, 150 enable b, 200 attach c, 300 unpark, 400 out
+ */
+static void park_unpark_test(struct kunit *test)
+{
+	struct perf_counter_context *ctx = new_ctx(test);
+	struct test_pmu *tp = new_pmu(test, 8);
+	struct perf_counter *a, *b, *c, *leader, *member;
+
+	a = new_counter(test, ctx, tp, false, NULL);
+	b = new_counter(test, ctx, tp, true, NULL);
+	leader = new_counter(test, ctx, tp, false, NULL);
+	member = new_counter(test, ctx, tp, false, leader);
+	perf_counter_ctx_sched_in(ctx, 0);
+	KUNIT_EXPECT_EQ(test, tp->used, 3);
+
+	perf_counter_ctx_park(ctx, 100);
+	KUNIT_EXPECT_TRUE(test, ctx->parked);
+	KUNIT_EXPECT_TRUE(test, ctx->is_active);
+	KUNIT_EXPECT_EQ(test, tp->used, 0);
+	KUNIT_EXPECT_EQ(test, ctx->nr_active, 0);
+	KUNIT_EXPECT_EQ(test, a->state, PERF_COUNTER_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, leader->state, PERF_COUNTER_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, member->state, PERF_COUNTER_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, a->oncpu, -1);
+
+	enable_at(b, 150);
+	KUNIT_EXPECT_EQ(test, b->state, PERF_COUNTER_STATE_INACTIVE);
+	perf_counter_ctx_update_time(ctx, 200);
+	c = new_counter(test, ctx, tp, false, NULL);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_COUNTER_STATE_INACTIVE);
+	KUNIT_EXPECT_EQ(test, tp->used, 0);
+
+	perf_counter_ctx_update_time(ctx, 250);
+	expect_times(test, a, 250, 100);
+	expect_times(test, b, 100, 0);
+	expect_times(test, member, 250, 100);
+	expect_times(test, c, 50, 0);
+
+	perf_counter_ctx_unpark(ctx, 300);
+	KUNIT_EXPECT_FALSE(test, ctx->parked);
+	KUNIT_EXPECT_EQ(test, tp->used, 5);
+	KUNIT_EXPECT_EQ(test, ctx->nr_active, 5);
+	KUNIT_EXPECT_EQ(test, b->state, PERF_COUNTER_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, c->state, PERF_COUNTER_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, member->state, PERF_COUNTER_STATE_ACTIVE);
+
+	perf_counter_ctx_sched_out(ctx, 400);
+	KUNIT_EXPECT_EQ(test, tp->used, 0);
+	expect_times(test, a, 400, 200);
+	expect_times(test, b, 250, 100);
+	expect_times(test, leader, 400, 200);
+	expect_times(test, member, 400, 200);
+	expect_times(test, c, 200, 100);
+}
+
 static struct kunit_case perf_counter_time_cases[] = {
 	KUNIT_CASE(time_enable_sched_disable_test),
 	KUNIT_CASE(time_waiting_counter_test),
 	KUNIT_CASE(time_attach_while_active_test),
 	KUNIT_CASE(time_child_exit_test),
+	KUNIT_CASE(park_unpark_test),
 	{}
 };
 
