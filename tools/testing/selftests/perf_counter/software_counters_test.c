@@ -12,42 +12,149 @@
 #include "counter_test.h"
 
 /*
- * A clock of the task (task-clock, or cpu-clock opened on a task) grows
- * with CPU use by about what the scheduler saw used.  Both clocks measure
- * the time this task ran; the factor of two only absorbs where each
- * samples its clock.  A counter that missed most of the burn, or counted
- * in coarse ticks, falls below it.
+ * The clocks of a task (task-clock, and cpu-clock opened on a task) count
+ * the nanoseconds the task ran while counting, which is also what the
+ * counter's own time_running measures: the checks below compare the
+ * value with the counter's times and the times with each other, never
+ * with a wall clock.
  */
-static void check_clock_follows_cpu(struct __test_metadata *_metadata,
-				    __u64 config)
+
+/*
+ * A software counter always has room, so on its own task it runs exactly
+ * whenever it is enabled: enabled == running, at every read.  While the
+ * task burns CPU, value and both times grow; value by the same time as
+ * running, apart from where the kernel reads its clock for each (at most
+ * a few microseconds per switch; over a busy stretch of several ticks the
+ * two cannot be a factor of two apart unless the unit or the span of the
+ * count is wrong).  Nothing at all moves while the counter is disabled.
+ */
+static void check_clock_relations(struct __test_metadata *_metadata,
+				  __u64 config)
 {
-	struct counter_reading before, after;
-	__u64 cpu_before, cpu_used;
+	struct counter_reading r0, r1, r2, r3;
+	__u64 value, running;
 	int fd;
 
 	fd = sw_counter_open(config, FORMAT_TIMES, false);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 
-	ASSERT_TRUE(counter_read(fd, &before));
-	cpu_before = thread_cpu_ns();
+	ASSERT_TRUE(counter_read(fd, &r0));
 	outlast_clock_ticks();
-	cpu_used = thread_cpu_ns() - cpu_before;
-	ASSERT_TRUE(counter_read(fd, &after));
+	ASSERT_TRUE(counter_read(fd, &r1));
+	EXPECT_EQ(r0.enabled, r0.running);
+	EXPECT_EQ(r1.enabled, r1.running);
+	EXPECT_LT(r0.value, r1.value);
+	EXPECT_LT(r0.running, r1.running);
+	value = r1.value - r0.value;
+	running = r1.running - r0.running;
+	EXPECT_LT(running, 2 * value)
+		TH_LOG("value grew by %llu ns, running by %llu ns", value, running);
+	EXPECT_LT(value, 2 * running)
+		TH_LOG("value grew by %llu ns, running by %llu ns", value, running);
 
-	EXPECT_LE(cpu_used / 2, after.value - before.value);
-	EXPECT_LE(after.running, after.enabled);
-	EXPECT_LT(before.running, after.running);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_TRUE(counter_read(fd, &r2));
+	outlast_clock_ticks();
+	ASSERT_TRUE(counter_read(fd, &r3));
+	EXPECT_EQ(r2.value, r3.value);
+	EXPECT_EQ(r2.enabled, r3.enabled);
+	EXPECT_EQ(r2.running, r3.running);
+	EXPECT_LE(r1.value, r2.value);
 	close(fd);
 }
 
 TEST(task_clock)
 {
-	check_clock_follows_cpu(_metadata, PERF_COUNT_SW_TASK_CLOCK);
+	check_clock_relations(_metadata, PERF_COUNT_SW_TASK_CLOCK);
 }
 
 TEST(cpu_clock)
 {
-	check_clock_follows_cpu(_metadata, PERF_COUNT_SW_CPU_CLOCK);
+	check_clock_relations(_metadata, PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static bool same_reading(const struct counter_reading *a,
+			 const struct counter_reading *b)
+{
+	return a->value == b->value && a->enabled == b->enabled &&
+	       a->running == b->running;
+}
+
+/* Rounds of our own burning we give a sleeping task's clock to settle. */
+#define SETTLE_ROUNDS	10
+
+/*
+ * A clock of another task counts only while that task runs: the child
+ * burns, then sleeps in a read of a pipe.  While it sleeps, its clock's
+ * value and times stand exactly still however long we burn meanwhile (a
+ * clock that counted wall time, or the time of whatever task runs, would
+ * move).  Its state says 'S' a moment before it is off the CPU, so the
+ * reading is taken again until two in a row, a few ticks apart, agree.
+ * Woken, it burns again: the clock moves on from where it stood.
+ */
+static void check_clock_stops_while_asleep(struct __test_metadata *_metadata,
+					   __u64 config)
+{
+	struct counter_reading asleep, again, done;
+	struct perf_counter_attr attr;
+	int go[2], fd, i, status;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		outlast_clock_ticks();
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		outlast_clock_ticks();
+		_exit(0);
+	}
+	close(go[0]);
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
+	attr.read_format = FORMAT_TIMES;
+	fd = counter_open(&attr, child, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
+
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_TRUE(counter_read(fd, &asleep));
+	for (i = 0; i < SETTLE_ROUNDS; i++) {
+		while (task_state(child) != 'S')
+			usleep(100);
+		outlast_clock_ticks();
+		ASSERT_TRUE(counter_read(fd, &again));
+		if (same_reading(&asleep, &again))
+			break;
+		asleep = again;
+	}
+	EXPECT_GT(SETTLE_ROUNDS, i)
+		TH_LOG("the clock of a sleeping task moved in %d readings", i);
+	EXPECT_LT(0, asleep.value);
+	EXPECT_EQ(asleep.enabled, asleep.running);
+
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_EQ(0, status);
+	ASSERT_TRUE(counter_read(fd, &done));
+	EXPECT_LT(asleep.value, done.value);
+	EXPECT_LT(asleep.running, done.running);
+	EXPECT_EQ(done.enabled, done.running);
+	close(fd);
+	close(go[1]);
+}
+
+TEST(task_clock_stops_while_asleep)
+{
+	check_clock_stops_while_asleep(_metadata, PERF_COUNT_SW_TASK_CLOCK);
+}
+
+TEST(cpu_clock_stops_while_asleep)
+{
+	check_clock_stops_while_asleep(_metadata, PERF_COUNT_SW_CPU_CLOCK);
 }
 
 /*
@@ -68,31 +175,89 @@ static void wake_sleeping_parent(pid_t parent, int wfd, int naps)
 	_exit(0);
 }
 
-/* Every read that sleeps takes the task off the CPU: one switch each. */
+/*
+ * Context switches of the calling thread as the scheduler counts them
+ * (voluntary and not), or -1.
+ */
+static long long sched_switches(void)
+{
+	char line[128];
+	long long n, sum = 0;
+	int found = 0;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "voluntary_ctxt_switches: %lld", &n) == 1 ||
+		    sscanf(line, "nonvoluntary_ctxt_switches: %lld", &n) == 1) {
+			sum += n;
+			found++;
+		}
+	}
+	fclose(f);
+	return found == 2 ? sum : -1;
+}
+
+/*
+ * The counter's value and the scheduler's count of switches at one
+ * moment: both read while this thread runs, when every switch it made
+ * is fully accounted in each.  A switch between the two reads of the
+ * scheduler's count (we were preempted) would make the pair disagree,
+ * so the pair is taken again until both reads agree.
+ */
+static bool switches_now(int fd, __u64 *counted, long long *sched)
+{
+	long long before, after;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		before = sched_switches();
+		*counted = counter_value(fd);
+		after = sched_switches();
+		if (before < 0 || *counted == ~0ULL)
+			return false;
+		if (before == after) {
+			*sched = before;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The counter counts every switch away from this thread, exactly as the
+ * scheduler does in /proc: over a stretch in which the thread sleeps
+ * naps times in a read of a pipe (each one a switch), the two counts
+ * grow by the same number, and by naps at least.
+ */
 TEST(context_switches)
 {
-	const int naps = 3;
+	const int naps = 5;
 	__u64 before, after;
+	long long sched_before, sched_after;
 	int fd, i, pipefd[2], status;
 	pid_t child;
 	char c;
 
+	if (sched_switches() < 0)
+		SKIP(return, "no context switch counts in /proc/thread-self/status");
 	ASSERT_EQ(0, pipe(pipefd));
 	fd = sw_counter_open(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, false);
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 
-	before = counter_value(fd);
+	ASSERT_TRUE(switches_now(fd, &before, &sched_before));
 	child = fork();
 	ASSERT_LE(0, child);
 	if (!child)
 		wake_sleeping_parent(getppid(), pipefd[1], naps);
 	for (i = 0; i < naps; i++)
 		ASSERT_EQ(1, read(pipefd[0], &c, 1));
-	after = counter_value(fd);
+	ASSERT_TRUE(switches_now(fd, &after, &sched_after));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	ASSERT_EQ(0, status);
 
-	ASSERT_NE(~0ULL, after);
+	EXPECT_EQ(sched_after - sched_before, (long long)(after - before));
 	EXPECT_LE(before + naps, after);
 	close(fd);
 	close(pipefd[0]);
