@@ -7,11 +7,20 @@
  * record must parse; the kernel's own checks (lockdep, KASAN, with the
  * debug kernel) watch the rest on the console.
  *
- * PERF_COUNTER_STRESS_SECONDS sets how long (default 5; 'make vmcheck
- * STRESS=1' runs 60).
+ * A second test tears everything down while the writers run: buffers
+ * unmapped and counters closed under the feet of their inherited clones
+ * and of CPU-wide counters sampling in interrupts on both CPUs, children
+ * forked with the counters and exiting, and CPU 1 taken offline and back
+ * all the while.  What it checks is that the kernel survives it cleanly:
+ * a buffer, or the counter that owns it, freed while a writer still
+ * uses it is what KASAN reports on the console of the debug kernel.
+ *
+ * PERF_COUNTER_STRESS_SECONDS sets how long each test runs (default 5;
+ * 'make vmcheck STRESS=1' runs 300, ten minutes in all).
  */
 
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -277,6 +286,250 @@ TEST_F_TIMEOUT(stress, churn_on_both_cpus_keeps_every_record_whole, 600)
 	munmap(base, (BUFFER_PAGES + 1) * page_size);
 	for (i = 0; i < MAX_COUNTERS; i++)
 		close(fds[i]);
+}
+
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+static volatile int stop_hotplug;
+
+static bool write_online(int fd, char c)
+{
+	return pwrite(fd, &c, 1, 0) == 1;
+}
+
+/*
+ * Take CPU 1 offline and back, over and over, with a little work in
+ * between each way; counts the completed cycles in *arg.
+ */
+static void *hotplug_cycles(void *arg)
+{
+	unsigned long *cycles = arg;
+	int fd = open(CPU1_ONLINE, O_WRONLY);
+
+	if (fd < 0)
+		return NULL;
+	while (!stop_hotplug) {
+		if (!write_online(fd, '0'))
+			break;
+		burn_cpu();
+		if (!write_online(fd, '1'))
+			break;
+		burn_cpu();
+		(*cycles)++;
+	}
+	write_online(fd, '1');
+	close(fd);
+	return NULL;
+}
+
+/* A buffer of @pages data pages on @fd; NULL if mmap() failed. */
+static void *map_buffer(int fd, unsigned int pages)
+{
+	void *base = mmap(NULL, (pages + 1) * sysconf(_SC_PAGESIZE),
+			  PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return base == MAP_FAILED ? NULL : base;
+}
+
+static void unmap_buffer(void *base, unsigned int pages)
+{
+	if (base)
+		munmap(base, (pages + 1) * sysconf(_SC_PAGESIZE));
+}
+
+/*
+ * A CPU-wide clock sampling at 10 kHz on @cpu, and every switch there,
+ * into one buffer, writing from the timer interrupt and the scheduler.
+ * -1 where the CPU is offline just now.
+ */
+static int open_cpu_sampler(int cpu, __u64 config, __u64 period)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, config);
+	attr.sample_period = period;
+	attr.sample_type = SAMPLE_TYPE;
+	attr.sample_id_all = 1;
+	attr.wakeup_events = 1;
+	return counter_open(&attr, -1, cpu, -1, 0);
+}
+
+/* What one round of teardown opened. */
+struct teardown_round {
+	int	task_fds[MAX_COUNTERS];
+	void	*task_buffer;
+	int	cpu_fds[2][2];
+	void	*cpu_buffers[2];
+	pid_t	children[WORKERS];
+};
+
+static void open_round(struct teardown_round *r)
+{
+	static const __u64 task_configs[MAX_COUNTERS][2] = {
+		{ PERF_COUNT_SW_TASK_CLOCK, 100000 },
+		{ PERF_COUNT_SW_CPU_CLOCK, 100000 },
+		{ PERF_COUNT_SW_PAGE_FAULTS, 1 },
+		{ PERF_COUNT_SW_CONTEXT_SWITCHES, 1 },
+	};
+	int i, cpu;
+
+	for (i = 0; i < MAX_COUNTERS; i++) {
+		r->task_fds[i] = open_stress_counter(task_configs[i][0],
+						     task_configs[i][1], !i);
+		if (i && r->task_fds[i] >= 0 && r->task_fds[0] >= 0)
+			ioctl(r->task_fds[i], PERF_COUNTER_IOC_SET_OUTPUT,
+			      r->task_fds[0]);
+	}
+	r->task_buffer = r->task_fds[0] < 0 ? NULL :
+			 map_buffer(r->task_fds[0], 2);
+	for (i = 0; i < MAX_COUNTERS; i++)
+		if (r->task_fds[i] >= 0)
+			ioctl(r->task_fds[i], PERF_COUNTER_IOC_ENABLE, 0);
+
+	for (cpu = 0; cpu < 2; cpu++) {
+		r->cpu_fds[cpu][0] = open_cpu_sampler(cpu,
+						      PERF_COUNT_SW_CPU_CLOCK,
+						      100000);
+		r->cpu_fds[cpu][1] = open_cpu_sampler(cpu,
+						      PERF_COUNT_SW_CONTEXT_SWITCHES,
+						      1);
+		r->cpu_buffers[cpu] = r->cpu_fds[cpu][0] < 0 ? NULL :
+				      map_buffer(r->cpu_fds[cpu][0], 1);
+		if (r->cpu_fds[cpu][0] >= 0 && r->cpu_fds[cpu][1] >= 0)
+			ioctl(r->cpu_fds[cpu][1], PERF_COUNTER_IOC_SET_OUTPUT,
+			      r->cpu_fds[cpu][0]);
+	}
+}
+
+/* Children that inherit the task counters: they burn, fault and fork. */
+static void fork_writers(struct teardown_round *r)
+{
+	int i, j;
+
+	for (i = 0; i < WORKERS; i++) {
+		r->children[i] = fork();
+		if (r->children[i] == 0) {
+			for (j = 0; j < 4; j++) {
+				burn_cpu();
+				touch_fresh_pages(8);
+				if (fork() == 0) {
+					touch_fresh_pages(4);
+					_exit(0);
+				}
+				wait(NULL);
+			}
+			_exit(0);
+		}
+	}
+}
+
+static void close_fds(int *fds, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/*
+ * Let go of the counters and buffers of a round, while the children may
+ * still write through their clones and the CPU-wide counters sample:
+ * the mapping first or the counters first, as @round says.
+ */
+static void release_round(struct teardown_round *r, unsigned long round)
+{
+	int cpu;
+
+	if (round & 1) {
+		unmap_buffer(r->task_buffer, 2);
+		close_fds(r->task_fds, MAX_COUNTERS);
+	} else {
+		close_fds(r->task_fds, MAX_COUNTERS);
+		unmap_buffer(r->task_buffer, 2);
+	}
+	for (cpu = 0; cpu < 2; cpu++) {
+		close_fds(r->cpu_fds[cpu], 2);
+		unmap_buffer(r->cpu_buffers[cpu], 1);
+	}
+}
+
+/* Reap the children of a round; the number that did not exit with 0. */
+static int reap_round(struct teardown_round *r)
+{
+	int i, status, bad = 0;
+
+	for (i = 0; i < WORKERS; i++) {
+		if (r->children[i] <= 0)
+			continue;
+		if (waitpid(r->children[i], &status, 0) != r->children[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	return bad;
+}
+
+/*
+ * Every third round the children are reaped before the release (their
+ * clones exit first), the others after it (the clones outlive the
+ * counters and the mapping they write into).
+ */
+static int teardown(struct teardown_round *r, unsigned long round)
+{
+	int bad = 0;
+
+	if (round % 3 == 0)
+		bad = reap_round(r);
+	release_round(r, round);
+	if (round % 3)
+		bad = reap_round(r);
+	return bad;
+}
+
+TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
+{
+	unsigned int seconds = stress_seconds();
+	unsigned long rounds = 0, hotplugs = 0;
+	pthread_t workers[WORKERS], hotplug;
+	struct teardown_round r;
+	bool hotplugging;
+	int i, bad = 0;
+	__u64 start;
+
+	if (!backend_is_counter())
+		SKIP(return, "perf_event_open maps no inherited per-task counter");
+	hotplugging = access(CPU1_ONLINE, W_OK) == 0;
+	if (hotplugging)
+		ASSERT_EQ(0, pthread_create(&hotplug, NULL, hotplug_cycles,
+					    &hotplugs));
+	stop_workers = 0;
+	for (i = 0; i < WORKERS; i++)
+		ASSERT_EQ(0, pthread_create(&workers[i], NULL, worker, NULL));
+
+	start = monotonic_ns();
+	while (monotonic_ns() - start < seconds * 1000000000ULL) {
+		open_round(&r);
+		ASSERT_LE(0, r.task_fds[0]) TH_LOG("open: %s", strerror(errno));
+		ASSERT_NE(NULL, r.task_buffer) TH_LOG("mmap: %s", strerror(errno));
+		fork_writers(&r);
+		bad += teardown(&r, rounds);
+		rounds++;
+	}
+
+	stop_workers = 1;
+	for (i = 0; i < WORKERS; i++)
+		pthread_join(workers[i], NULL);
+	if (hotplugging) {
+		stop_hotplug = 1;
+		pthread_join(hotplug, NULL);
+	}
+	TH_LOG("%u s: %lu rounds, %lu offline/online cycles of CPU 1%s",
+	       seconds, rounds, hotplugs,
+	       hotplugging ? "" : " (" CPU1_ONLINE " is not writable)");
+	EXPECT_EQ(0, bad) TH_LOG("%d writer children failed", bad);
+	EXPECT_LT(0, rounds);
+	if (hotplugging)
+		EXPECT_LT(0, hotplugs);
 }
 
 TEST_HARNESS_MAIN
