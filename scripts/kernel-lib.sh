@@ -209,9 +209,10 @@ ours_diff() {
 }
 
 # Fill directory $1 with one directory per patch, named after it, that
-# holds our files as the series has them after that patch.
+# holds our files as the series has them after that patch; with $2, a
+# patch's name, only for that patch and those after it.
 our_states() {
-	local dir=$1 cur=$1/.cur p pn f d
+	local dir=$1 stop=${2:-} cur=$1/.cur p pn f d
 
 	rm -rf "$dir"
 	mkdir -p "$cur"
@@ -222,6 +223,7 @@ our_states() {
 	for p in $(patch_files | sort -r); do
 		pn=${p##*/}
 		cp -a "$cur" "$dir/$pn"
+		[ "$pn" = "$stop" ] && break
 		d=$(ours_diff "$p")
 		if [ -n "$d" ] && ! printf '%s\n' "$d" |
 			(cd "$cur" && git apply -R --whitespace=nowarn - 2>"$dir/.err"); then
