@@ -205,6 +205,8 @@ static void paranoid_exit(struct kunit *test)
 {
 	struct paranoid_ctx *pc = test->priv;
 
+	if (!pc)
+		return;
 	WRITE_ONCE(sysctl_perf_counter_paranoid, pc->saved_level);
 	kthread_stop(pc->target);
 	put_task_struct(pc->target);
