@@ -9,6 +9,8 @@
  */
 
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -275,6 +277,41 @@ static void overwrite_test(struct kunit *test)
 	perf_counter_buffer_put(rb);
 }
 
+/* Bound on the wait for the deferred free; it normally takes a moment. */
+#define MAX_FREE_WAITS	10000
+
+/*
+ * Writers find a buffer under RCU without taking a reference, so the
+ * last reference going must not free the buffer, nor let go of the
+ * counter that mapped it, while a writer that found it may still be in
+ * its read-side section: a writer there still writes and publishes its
+ * record.  Once the grace period is over, both are let go.
+ */
+static void free_after_grace_period_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter *owner = new_writer(test);
+	int i;
+
+	/* Ours, and the reference the buffer holds on the counter. */
+	refcount_set(&owner->refcount, 2);
+	rb->owner = owner;
+
+	rcu_read_lock();
+	perf_counter_buffer_put(rb);
+	KUNIT_EXPECT_EQ(test, refcount_read(&owner->refcount), 2);
+	KUNIT_EXPECT_EQ(test, write_record(rb, owner, 1, 64, 1), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), 64);
+	rcu_read_unlock();
+
+	for (i = 0; i < MAX_FREE_WAITS; i++) {
+		if (refcount_read(&owner->refcount) != 2)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, refcount_read(&owner->refcount), 1);
+}
+
 static struct kunit_case perf_counter_ring_buffer_cases[] = {
 	KUNIT_CASE(nested_writer_test),
 	KUNIT_CASE(nested_twice_test),
@@ -282,6 +319,7 @@ static struct kunit_case perf_counter_ring_buffer_cases[] = {
 	KUNIT_CASE(lost_accounting_test),
 	KUNIT_CASE(wrap_and_tail_test),
 	KUNIT_CASE(overwrite_test),
+	KUNIT_CASE(free_after_grace_period_test),
 	{}
 };
 
