@@ -10,10 +10,12 @@
  * A second test tears everything down while the writers run: buffers
  * unmapped and counters closed under the feet of their inherited clones
  * and of CPU-wide counters sampling in interrupts on both CPUs, children
- * forked with the counters and exiting, and CPU 1 taken offline and back
- * all the while.  What it checks is that the kernel survives it cleanly:
- * a buffer, or the counter that owns it, freed while a writer still
- * uses it is what KASAN reports on the console of the debug kernel.
+ * forked with the counters and exiting, the last reference to a buffer
+ * dropped (SET_OUTPUT back to none) while a task on the other CPU
+ * writes through it, and CPU 1 taken offline and back all the while.
+ * What it checks is that the kernel survives it cleanly: a buffer, or
+ * the counter that owns it, freed while a writer still uses it is what
+ * KASAN reports on the console of the debug kernel.
  *
  * PERF_COUNTER_STRESS_SECONDS sets how long each test runs (default 5;
  * 'make vmcheck STRESS=1' runs 300, ten minutes in all).
@@ -23,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/wait.h>
 
@@ -322,11 +325,15 @@ static void *hotplug_cycles(void *arg)
 	return NULL;
 }
 
-/* A buffer of @pages data pages on @fd; NULL if mmap() failed. */
-static void *map_buffer(int fd, unsigned int pages)
+/*
+ * A buffer of @pages data pages on @fd; NULL if mmap() failed.  Mapped
+ * read-only it overwrites: every record is written whole, never refused
+ * for want of room, however long nobody reads.
+ */
+static void *map_buffer(int fd, unsigned int pages, int prot)
 {
 	void *base = mmap(NULL, (pages + 1) * sysconf(_SC_PAGESIZE),
-			  PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			  prot, MAP_SHARED, fd, 0);
 
 	return base == MAP_FAILED ? NULL : base;
 }
@@ -381,7 +388,7 @@ static void open_round(struct teardown_round *r)
 			      r->task_fds[0]);
 	}
 	r->task_buffer = r->task_fds[0] < 0 ? NULL :
-			 map_buffer(r->task_fds[0], 2);
+			 map_buffer(r->task_fds[0], 2, PROT_READ | PROT_WRITE);
 	for (i = 0; i < MAX_COUNTERS; i++)
 		if (r->task_fds[i] >= 0)
 			ioctl(r->task_fds[i], PERF_COUNTER_IOC_ENABLE, 0);
@@ -394,7 +401,8 @@ static void open_round(struct teardown_round *r)
 						      PERF_COUNT_SW_CONTEXT_SWITCHES,
 						      1);
 		r->cpu_buffers[cpu] = r->cpu_fds[cpu][0] < 0 ? NULL :
-				      map_buffer(r->cpu_fds[cpu][0], 1);
+				      map_buffer(r->cpu_fds[cpu][0], 1,
+						 PROT_READ | PROT_WRITE);
 		if (r->cpu_fds[cpu][0] >= 0 && r->cpu_fds[cpu][1] >= 0)
 			ioctl(r->cpu_fds[cpu][1], PERF_COUNTER_IOC_SET_OUTPUT,
 			      r->cpu_fds[cpu][0]);
@@ -469,6 +477,71 @@ static int reap_round(struct teardown_round *r)
 	return bad;
 }
 
+/* A child that faults until killed: a writer that never pauses. */
+static pid_t start_faulter(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		for (;;)
+			touch_fresh_pages(8);
+	return pid;
+}
+
+/* Every fault of @pid sampled, as one of its own counters. */
+static int open_fault_sampler_on(pid_t pid)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = SAMPLE_TYPE;
+	attr.sample_id_all = 1;
+	return counter_open(&attr, pid, -1, -1, 0);
+}
+
+#define REDIRECTS	64
+#define PEERS		3
+
+/*
+ * Counters on @faulter, running on another CPU, that write into one
+ * buffer (overwriting, so that each fault writes a whole sample): the
+ * one that mapped it and PEERS sent there with SET_OUTPUT.
+ * Unmapped and closed, the buffer lives on through the peers, and the
+ * last of them sent back to no buffer drops the last reference while
+ * the faulter may be writing through it that very moment: the buffer
+ * must wait for that writer to finish.  Returns the opens that failed.
+ */
+static int redirect_races(pid_t faulter)
+{
+	int i, j, owner, peers[PEERS], failed = 0;
+	void *base;
+
+	for (i = 0; i < REDIRECTS; i++) {
+		owner = open_fault_sampler_on(faulter);
+		if (owner < 0)
+			return failed + 1;
+		base = map_buffer(owner, 1, PROT_READ);
+		for (j = 0; j < PEERS; j++) {
+			peers[j] = open_fault_sampler_on(faulter);
+			if (peers[j] < 0 ||
+			    ioctl(peers[j], PERF_COUNTER_IOC_SET_OUTPUT, owner))
+				failed++;
+		}
+		unmap_buffer(base, 1);
+		close(owner);
+		for (j = 0; j < PEERS; j++) {
+			if (peers[j] < 0)
+				continue;
+			ioctl(peers[j], PERF_COUNTER_IOC_SET_OUTPUT, -1);
+			close(peers[j]);
+		}
+		if (!base)
+			failed++;
+	}
+	return failed;
+}
+
 /*
  * Every third round the children are reaped before the release (their
  * clones exit first), the others after it (the clones outlive the
@@ -491,9 +564,10 @@ TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
 	unsigned int seconds = stress_seconds();
 	unsigned long rounds = 0, hotplugs = 0;
 	pthread_t workers[WORKERS], hotplug;
+	int i, bad = 0, failed = 0;
 	struct teardown_round r;
 	bool hotplugging;
-	int i, bad = 0;
+	pid_t faulter;
 	__u64 start;
 
 	if (!backend_is_counter())
@@ -502,6 +576,8 @@ TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
 	if (hotplugging)
 		ASSERT_EQ(0, pthread_create(&hotplug, NULL, hotplug_cycles,
 					    &hotplugs));
+	faulter = start_faulter();
+	ASSERT_LT(0, faulter);
 	stop_workers = 0;
 	for (i = 0; i < WORKERS; i++)
 		ASSERT_EQ(0, pthread_create(&workers[i], NULL, worker, NULL));
@@ -512,9 +588,12 @@ TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
 		ASSERT_LE(0, r.task_fds[0]) TH_LOG("open: %s", strerror(errno));
 		ASSERT_NE(NULL, r.task_buffer) TH_LOG("mmap: %s", strerror(errno));
 		fork_writers(&r);
+		failed += redirect_races(faulter);
 		bad += teardown(&r, rounds);
 		rounds++;
 	}
+	kill(faulter, SIGKILL);
+	waitpid(faulter, NULL, 0);
 
 	stop_workers = 1;
 	for (i = 0; i < WORKERS; i++)
@@ -527,6 +606,8 @@ TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
 	       seconds, rounds, hotplugs,
 	       hotplugging ? "" : " (" CPU1_ONLINE " is not writable)");
 	EXPECT_EQ(0, bad) TH_LOG("%d writer children failed", bad);
+	EXPECT_EQ(0, failed) TH_LOG("%d opens, mappings or redirections failed",
+				    failed);
 	EXPECT_LT(0, rounds);
 	if (hotplugging)
 		EXPECT_LT(0, hotplugs);
