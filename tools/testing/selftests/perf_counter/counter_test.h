@@ -181,6 +181,36 @@ static inline void outlast_clock_ticks(void)
 		 (now.tv_nsec - start.tv_nsec) < 20000000LL);
 }
 
+/*
+ * A child held at the start: it runs @body and exits once a byte is
+ * written to *go, so that the caller can open counters on it first.
+ * Returns its pid, or -1 (nothing to clean up) on failure.
+ */
+static inline pid_t fork_held(int *go, void (*body)(void))
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(1);
+		body();
+		_exit(0);
+	}
+	close(fds[0]);
+	if (pid < 0) {
+		close(fds[1]);
+		return -1;
+	}
+	*go = fds[1];
+	return pid;
+}
+
 /* CPU time the calling thread has used, from the scheduler, in ns. */
 static inline __u64 thread_cpu_ns(void)
 {

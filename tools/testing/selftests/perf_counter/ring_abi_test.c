@@ -86,27 +86,22 @@ TEST(format_lost_counts_dropped_samples)
  * wants one task for buffers of per-task counters), which starts to
  * fault after we sleep in poll().
  */
+static void fault_after_a_while(void)
+{
+	usleep(200 * 1000);
+	touch_fresh_pages(FAULT_PAGES);
+}
+
 TEST(poll_wakes_redirected_counter)
 {
 	struct perf_counter_attr attr;
-	int target, redirected, go[2];
+	int target, redirected, go;
 	struct pollfd p;
 	struct ring r;
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		usleep(200 * 1000);
-		touch_fresh_pages(FAULT_PAGES);
-		_exit(0);
-	}
-	close(go[0]);
+	pid = fork_held(&go, fault_after_a_while);
+	ASSERT_LE(0, pid);
 	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_IP;
@@ -120,7 +115,7 @@ TEST(poll_wakes_redirected_counter)
 	redirected = counter_open(&attr, pid, -1, -1, 0);
 	ASSERT_LE(0, redirected) TH_LOG("open: %s", strerror(errno));
 	ASSERT_EQ(0, ioctl(redirected, PERF_COUNTER_IOC_SET_OUTPUT, target));
-	ASSERT_EQ(1, write(go[1], "x", 1));
+	ASSERT_EQ(1, write(go, "x", 1));
 	p.fd = redirected;
 	p.events = POLLIN;
 	EXPECT_EQ(1, poll(&p, 1, 10000)) TH_LOG("no wakeup");
@@ -128,7 +123,7 @@ TEST(poll_wakes_redirected_counter)
 	ring_unmap(&r);
 	close(redirected);
 	close(target);
-	close(go[1]);
+	close(go);
 }
 
 /* The control page's times, read under its sequence lock. */

@@ -289,32 +289,28 @@ static int open_fault_sampler_on(pid_t pid)
 	return counter_open(&attr, pid, -1, -1, 0);
 }
 
+/* Fault a page once the parent sleeps in poll(). */
+static void fault_when_parent_sleeps(void)
+{
+	while (task_state(getppid()) != 'S')
+		usleep(100);
+	touch_fresh_pages(1);
+}
+
 /* poll() sleeps until a record is there, then says POLLIN. */
 TEST(poll_wakes_on_sample)
 {
-	int fd, n, status, go[2];
-	pid_t parent = getpid();
+	int fd, n, status, go;
 	struct pollfd pfd;
 	struct ring r;
 	pid_t child;
-	char c;
 
-	ASSERT_EQ(0, pipe(go));
-	child = fork();
+	child = fork_held(&go, fault_when_parent_sleeps);
 	ASSERT_LE(0, child);
-	if (!child) {
-		/* Fault a page once the parent sleeps in poll(). */
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		while (task_state(parent) != 'S')
-			usleep(100);
-		touch_fresh_pages(1);
-		_exit(0);
-	}
 	fd = open_fault_sampler_on(child);
 	ASSERT_LE(0, fd) TH_LOG("open on the child: %s", strerror(errno));
 	ASSERT_TRUE(ring_map(&r, fd, 2)) TH_LOG("mmap: %s", strerror(errno));
-	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(1, write(go, "g", 1));
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	n = poll(&pfd, 1, 30000);
@@ -324,8 +320,7 @@ TEST(poll_wakes_on_sample)
 	EXPECT_EQ(0, status);
 	ring_unmap(&r);
 	close(fd);
-	close(go[0]);
-	close(go[1]);
+	close(go);
 }
 
 /* A known user call path: a fault two calls down from the test. */
