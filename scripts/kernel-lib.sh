@@ -36,6 +36,11 @@ configdir=$top/kernel/configs
 INTREE_PATHS="
 kernel/perf_counter
 arch/x86/kernel/cpu/perf_counter.c
+arch/x86/kernel/cpu/perf_counter.h
+arch/x86/kernel/cpu/perf_counter_amd.c
+arch/x86/kernel/cpu/perf_counter_intel.c
+arch/x86/kernel/cpu/perf_counter_model.c
+arch/x86/kernel/cpu/perf_counter_test.c
 include/uapi/linux/perf_counter.h
 include/linux/perf_counter.h
 Documentation/perf_counter

@@ -21,6 +21,7 @@
 #include <linux/atomic.h>
 #include <linux/errno.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/sched/clock.h>
 
 #include "internal.h"
@@ -141,6 +142,9 @@ static int counter_sched_in(struct perf_counter *counter, int cpu)
 		/* The times were settled just now: nothing ran. */
 		counter->state = PERF_COUNTER_STATE_INACTIVE;
 		counter->oncpu = -1;
+		/* No room: the groups take turns until there is. */
+		ctx->rotate = true;
+		perf_counter_rotation_wanted();
 		return -EAGAIN;
 	}
 	list_add_tail(&counter->active_entry, &ctx->active_list);
@@ -183,7 +187,8 @@ static bool counter_orphaned(struct perf_counter *counter)
  * A group goes on the PMU whole or not at all, so that the ratios between
  * its members are measured over the same time.  Members that fail undo
  * the ones before them; as this happens at one context time, the undone
- * members gain no running time.
+ * members gain no running time.  A pinned group that does not fit is in
+ * error: it asked to count all the time or not at all.
  */
 static void group_sched_in(struct perf_counter *leader, int cpu)
 {
@@ -196,7 +201,7 @@ static void group_sched_in(struct perf_counter *leader, int cpu)
 	if (counter_orphaned(leader))
 		return;
 	if (counter_sched_in(leader, cpu))
-		return;
+		goto failed;
 	list_for_each_entry(member, &leader->sibling_list, group_entry) {
 		if (counter_sched_in(member, cpu))
 			goto undo;
@@ -209,6 +214,26 @@ undo:
 		counter_sched_out(undo);
 	}
 	counter_sched_out(leader);
+failed:
+	if (leader->attr.pinned && !leader->ctx->parked)
+		counter_set_state(leader, PERF_COUNTER_STATE_ERROR);
+}
+
+/*
+ * Every enabled group that fits goes on the PMU: the pinned ones first,
+ * as they must count all the time, then the others in list order.
+ */
+static void ctx_groups_sched_in(struct perf_counter_context *ctx, int cpu)
+{
+	struct perf_counter *leader;
+
+	ctx->rotate = false;
+	list_for_each_entry(leader, &ctx->counter_list, group_entry)
+		if (leader->attr.pinned)
+			group_sched_in(leader, cpu);
+	list_for_each_entry(leader, &ctx->counter_list, group_entry)
+		if (!leader->attr.pinned)
+			group_sched_in(leader, cpu);
 }
 
 /*
@@ -217,15 +242,11 @@ undo:
  */
 void perf_counter_ctx_sched_in(struct perf_counter_context *ctx, u64 now)
 {
-	struct perf_counter *leader;
-	int cpu = raw_smp_processor_id();
-
 	if (ctx->is_active)
 		return;
 	ctx->is_active = true;
 	ctx->timestamp = now;
-	list_for_each_entry(leader, &ctx->counter_list, group_entry)
-		group_sched_in(leader, cpu);
+	ctx_groups_sched_in(ctx, raw_smp_processor_id());
 }
 
 /* The context stops at @now: its clock stops, its counters leave the PMU. */
@@ -259,13 +280,48 @@ void perf_counter_ctx_park(struct perf_counter_context *ctx, u64 now)
 /* ... and is back: every enabled group that fits goes on again. */
 void perf_counter_ctx_unpark(struct perf_counter_context *ctx, u64 now)
 {
-	struct perf_counter *leader;
-	int cpu = raw_smp_processor_id();
-
 	perf_counter_ctx_update_time(ctx, now);
 	ctx->parked = false;
-	list_for_each_entry(leader, &ctx->counter_list, group_entry)
-		group_sched_in(leader, cpu);
+	ctx_groups_sched_in(ctx, raw_smp_processor_id());
+}
+
+/* Is @leader an enabled group this CPU could run, that is not on? */
+static bool group_waits(struct perf_counter *leader, int cpu)
+{
+	return leader->state == PERF_COUNTER_STATE_INACTIVE &&
+	       (leader->cpu == -1 || leader->cpu == cpu) &&
+	       !counter_orphaned(leader);
+}
+
+/*
+ * Groups that do not all fit take turns: at each rotation the groups
+ * that are not pinned leave the PMU, the list turns so that the first
+ * group that waited leads it, and as many as fit go on again.  Every
+ * waiting group thus goes on before any group runs twice: with N groups
+ * of one size and room for K, each runs K/N of the time, whatever
+ * counters of other kinds (fixed ones, software ones) sit between them.
+ * Returns whether the groups still do not all fit, so that rotation
+ * goes on.
+ */
+bool perf_counter_ctx_rotate(struct perf_counter_context *ctx, u64 now)
+{
+	struct perf_counter *leader, *waiting = NULL;
+	int cpu = raw_smp_processor_id();
+
+	if (!ctx->is_active || ctx->parked || !ctx->rotate)
+		return false;
+	perf_counter_ctx_update_time(ctx, now);
+	list_for_each_entry(leader, &ctx->counter_list, group_entry) {
+		if (leader->attr.pinned)
+			continue;
+		if (!waiting && group_waits(leader, cpu))
+			waiting = leader;
+		group_sched_out(leader);
+	}
+	if (waiting)
+		list_rotate_to_front(&waiting->group_entry, &ctx->counter_list);
+	ctx_groups_sched_in(ctx, cpu);
+	return ctx->rotate;
 }
 
 /*
@@ -326,7 +382,8 @@ void perf_counter_do_enable(struct perf_counter *counter)
 	struct perf_counter *leader = counter->group_leader;
 	int cpu = raw_smp_processor_id();
 
-	if (counter->state != PERF_COUNTER_STATE_OFF)
+	if (counter->state != PERF_COUNTER_STATE_OFF &&
+	    counter->state != PERF_COUNTER_STATE_ERROR)
 		return;
 	counter_set_state(counter, PERF_COUNTER_STATE_INACTIVE);
 	if (!counter->ctx->is_active)
@@ -339,6 +396,8 @@ void perf_counter_do_enable(struct perf_counter *counter)
 
 void perf_counter_do_disable(struct perf_counter *counter)
 {
+	if (counter->state == PERF_COUNTER_STATE_ERROR)
+		counter->state = PERF_COUNTER_STATE_OFF;
 	if (counter->state < PERF_COUNTER_STATE_INACTIVE)
 		return;
 	if (counter->group_leader == counter)
@@ -428,4 +487,31 @@ bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
 	counter->pending_disable = true;
 	counter->ctx->pending_disable = true;
 	return true;
+}
+
+/* Events between samples of an event counter, now. */
+u64 perf_counter_event_period(const struct perf_counter *counter)
+{
+	if (!counter->attr.freq)
+		return counter->attr.sample_period;
+	return max_t(u64, counter->freq_period, 1);
+}
+
+/*
+ * attr.freq on an event counter: at each overflow the period is
+ * re-estimated from the time the last one took, half way towards the
+ * period that would have given the asked rate, so that one burst of
+ * events does not swing it.  The first period is one event.
+ */
+void perf_counter_adjust_freq(struct perf_counter *counter)
+{
+	u64 want = NSEC_PER_SEC / max_t(u64, counter->attr.sample_freq, 1);
+	u64 period = perf_counter_event_period(counter);
+	u64 now = perf_counter_clock();
+	u64 elapsed = now - counter->freq_stamp;
+	u64 ideal;
+
+	counter->freq_stamp = now;
+	ideal = mul_u64_u64_div_u64(period, want, max_t(u64, elapsed, 1));
+	counter->freq_period = max_t(u64, period / 2 + ideal / 2, 1);
 }

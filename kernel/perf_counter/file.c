@@ -38,6 +38,10 @@ static int counter_source_init(struct perf_counter *counter,
 		return perf_counter_sw_init(counter);
 	case PERF_TYPE_TRACEPOINT:
 		return perf_counter_tp_init(counter, parent);
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+	case PERF_TYPE_RAW:
+		return perf_counter_hw_init(counter);
 	default:
 		return -ENOENT;
 	}
@@ -45,10 +49,17 @@ static int counter_source_init(struct perf_counter *counter,
 
 static void counter_source_free(struct perf_counter *counter)
 {
-	if (counter->attr.type == PERF_TYPE_SOFTWARE)
+	switch (counter->attr.type) {
+	case PERF_TYPE_SOFTWARE:
 		atomic_dec(&perf_counter_sw_users[counter->attr.config]);
-	else
+		break;
+	case PERF_TYPE_TRACEPOINT:
 		perf_counter_tp_free(counter);
+		break;
+	default:
+		perf_counter_hw_free(counter);
+		break;
+	}
 }
 
 struct perf_counter *perf_counter_alloc(const struct perf_counter_attr *attr,
@@ -231,6 +242,11 @@ static ssize_t perf_counter_read(struct file *file, char __user *ubuf,
 	size_t size;
 
 	mutex_lock(&ctx->mutex);
+	/* A pinned group that could not count has no value to give. */
+	if (READ_ONCE(counter->state) == PERF_COUNTER_STATE_ERROR) {
+		ret = 0;
+		goto out;
+	}
 	size = read_size(counter);
 	if (count < size) {
 		ret = -ENOSPC;

@@ -30,6 +30,7 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
+#include <asm/local64.h>
 
 struct ctl_table;
 struct ctl_table_header;
@@ -55,9 +56,12 @@ extern struct ctl_table_header *perf_counter_sysctl_header;
  * Life of a counter.  Only ACTIVE counters are on a PMU; INACTIVE ones
  * are enabled but waiting for their context to run (or for room on the
  * PMU); OFF ones are disabled.  EXIT: the task went away, the values are
- * final.  DEAD: the file was released, only references keep it.
+ * final.  DEAD: the file was released, only references keep it.  ERROR:
+ * a pinned group that could not go on the PMU; it stays off (and reads
+ * as end of file) until it is enabled again.
  */
 enum perf_counter_state {
+	PERF_COUNTER_STATE_ERROR	= -4,
 	PERF_COUNTER_STATE_DEAD		= -3,
 	PERF_COUNTER_STATE_EXIT		= -2,
 	PERF_COUNTER_STATE_OFF		= -1,
@@ -80,6 +84,24 @@ struct perf_counter_pmu {
 	void		(*del)(struct perf_counter *counter);
 	void		(*read)(struct perf_counter *counter);
 };
+
+/*
+ * The hardware PMU of the machine (arch code), behind PERF_TYPE_HARDWARE,
+ * PERF_TYPE_HW_CACHE and PERF_TYPE_RAW.  init() checks the attr and
+ * claims the hardware (-ENOENT: no such event here, -EBUSY: the counters
+ * belong to someone else); destroy() gives back what init() took.
+ */
+struct perf_counter_hw_pmu {
+	struct perf_counter_pmu	pmu;
+	int			(*init)(struct perf_counter *counter);
+	void			(*destroy)(struct perf_counter *counter);
+};
+
+/* hw.c */
+void perf_counter_hw_register(const struct perf_counter_hw_pmu *hw);
+const struct perf_counter_hw_pmu *perf_counter_hw_get(void);
+int perf_counter_hw_init(struct perf_counter *counter);
+void perf_counter_hw_free(struct perf_counter *counter);
 
 struct perf_counter_context;
 
@@ -161,6 +183,10 @@ struct perf_counter {
 
 	atomic64_t			count;
 	u64				prev;	/* PMU private: last reading */
+	/* Hardware counters: the event, where it is, its last raw value */
+	u64				hw_config;
+	int				hw_idx;
+	local64_t			hw_prev;
 
 	/* Nanoseconds of context time, brought up to date at tstamp. */
 	u64				total_time_enabled;
@@ -216,6 +242,8 @@ struct perf_counter_context {
 	int				nr_counters;
 	int				nr_active;
 	bool				is_active;
+	/* A group did not fit on the PMU: groups take turns (rotation). */
+	bool				rotate;
 	bool				dead;		/* task exited */
 	bool				pending_disable;
 	struct task_struct		*task;		/* NULL: a CPU's */
@@ -256,6 +284,9 @@ void perf_counter_times_at(const struct perf_counter *counter, u64 now,
 bool perf_counter_overflow(struct perf_counter *counter, struct pt_regs *regs,
 			   u64 addr, u64 period,
 			   const struct perf_counter_raw *raw, bool may_throttle);
+u64 perf_counter_event_period(const struct perf_counter *counter);
+void perf_counter_adjust_freq(struct perf_counter *counter);
+bool perf_counter_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 
 /* ring_buffer.c */
 struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
@@ -369,6 +400,10 @@ void perf_counter_remove(struct perf_counter *counter);
 void perf_counter_sched_key_get(void);
 void perf_counter_sched_key_put(void);
 void perf_counter_cpus_init(void);
+void perf_counter_rotation_wanted(void);
+void perf_counter_disable_pending_here(void);
+/* How long groups that do not all fit on the PMU take turns: 4 ms each. */
+#define PERF_COUNTER_ROTATE_NS		(4 * NSEC_PER_MSEC)
 void perf_counter_exit_records(struct task_struct *task);
 extern atomic_t perf_counter_side_band_users;
 struct perf_counter_context *perf_counter_take_task_ctx(struct task_struct *task);

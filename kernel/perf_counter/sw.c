@@ -176,33 +176,6 @@ static bool sw_excluded(const struct perf_counter *counter,
 	return counter->attr.exclude_kernel;
 }
 
-/* Events between samples of an event counter, now. */
-static u64 sw_event_period(const struct perf_counter *counter)
-{
-	if (!counter->attr.freq)
-		return counter->attr.sample_period;
-	return max_t(u64, counter->freq_period, 1);
-}
-
-/*
- * attr.freq on an event counter: at each overflow the period is
- * re-estimated from the time the last one took, half way towards the
- * period that would have given the asked rate, so that one burst of
- * events does not swing it.  The first period is one event.
- */
-static void sw_adjust_freq_period(struct perf_counter *counter)
-{
-	u64 want = NSEC_PER_SEC / max_t(u64, counter->attr.sample_freq, 1);
-	u64 period = sw_event_period(counter);
-	u64 now = perf_counter_clock();
-	u64 elapsed = now - counter->freq_stamp;
-	u64 ideal;
-
-	counter->freq_stamp = now;
-	ideal = mul_u64_u64_div_u64(period, want, max_t(u64, elapsed, 1));
-	counter->freq_period = max_t(u64, period / 2 + ideal / 2, 1);
-}
-
 /* Sample every period of events; the sample says the period it closed. */
 static void sw_count_periods(struct perf_counter *counter, u64 nr,
 			     struct pt_regs *regs, u64 addr)
@@ -211,10 +184,10 @@ static void sw_count_periods(struct perf_counter *counter, u64 nr,
 
 	counter->period_left -= nr;
 	while (counter->period_left <= 0) {
-		period = sw_event_period(counter);
+		period = perf_counter_event_period(counter);
 		if (counter->attr.freq)
-			sw_adjust_freq_period(counter);
-		counter->period_left += sw_event_period(counter);
+			perf_counter_adjust_freq(counter);
+		counter->period_left += perf_counter_event_period(counter);
 		if (perf_counter_overflow(counter, regs, addr, period, NULL,
 					  true))
 			break;

@@ -36,6 +36,8 @@ struct perf_counter_cpu {
 	u8				busy[PERF_COUNTER_CONTEXT_LEVELS];
 	/* Records dropped because one was being handled at their level. */
 	unsigned long			recursion_drops;
+	/* Runs while a context here has more groups than fit the PMU. */
+	struct hrtimer			rotate_timer;
 };
 
 static DEFINE_PER_CPU(struct perf_counter_cpu, perf_counter_cpus);
@@ -346,6 +348,61 @@ void __perf_counter_tp_event(u16 type, u64 count, void *record, int size,
 }
 #endif
 
+static bool rotate_ctx(struct perf_counter_context *ctx, u64 now)
+{
+	bool more;
+
+	if (!ctx)
+		return false;
+	raw_spin_lock(&ctx->lock);
+	more = perf_counter_ctx_rotate(ctx, now);
+	raw_spin_unlock(&ctx->lock);
+	return more;
+}
+
+/*
+ * Multiplexing: hard interrupt context, on this CPU.  The CPU's context
+ * and the running task's take their turns; the timer stops once both
+ * fit on the PMU, and a group that does not fit starts it again.
+ */
+static enum hrtimer_restart rotate_tick(struct hrtimer *timer)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+	u64 now = perf_counter_clock();
+	bool more;
+
+	more = rotate_ctx(&cpus->ctx, now);
+	more |= rotate_ctx(cpus->task_ctx, now);
+	if (!more)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ns_to_ktime(PERF_COUNTER_ROTATE_NS));
+	return HRTIMER_RESTART;
+}
+
+/* A group found no room on this CPU's PMU; interrupts are off. */
+void perf_counter_rotation_wanted(void)
+{
+	struct hrtimer *timer = this_cpu_ptr(&perf_counter_cpus.rotate_timer);
+
+	if (!hrtimer_active(timer))
+		hrtimer_start(timer, ns_to_ktime(PERF_COUNTER_ROTATE_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * Stop the counters of this CPU's contexts whose last allowed overflow
+ * happened where no lock could be taken (a PMU interrupt, an NMI).
+ */
+void perf_counter_disable_pending_here(void)
+{
+	struct perf_counter_cpu *cpus = this_cpu_ptr(&perf_counter_cpus);
+
+	if (cpus->ctx.pending_disable)
+		perf_counter_disable_pending(&cpus->ctx);
+	if (cpus->task_ctx && cpus->task_ctx->pending_disable)
+		perf_counter_disable_pending(cpus->task_ctx);
+}
+
 /*
  * CPU hotplug, on the CPU itself: going down, its context's counters
  * leave the PMU (timers included) and wait, enabled; coming up, they go
@@ -378,9 +435,12 @@ void __init perf_counter_cpus_init(void)
 	int cpu, ret;
 
 	for_each_possible_cpu(cpu) {
-		struct perf_counter_context *ctx =
-			&per_cpu(perf_counter_cpus, cpu).ctx;
+		struct perf_counter_cpu *cpus = &per_cpu(perf_counter_cpus, cpu);
+		struct perf_counter_context *ctx = &cpus->ctx;
 
+		hrtimer_init(&cpus->rotate_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		cpus->rotate_timer.function = rotate_tick;
 		perf_counter_ctx_init(ctx, NULL, cpu);
 		ctx->is_active = true;
 		ctx->parked = true;
