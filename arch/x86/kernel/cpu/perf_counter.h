@@ -15,8 +15,10 @@
 
 #include "../../../../kernel/perf_counter/internal.h"
 
-/* Slots: general-purpose counters from 0, fixed ones from bit 32, as in
- * the GLOBAL_CTRL and GLOBAL_STATUS MSRs. */
+/*
+ * Slots: general-purpose counters from 0, fixed ones from bit 32, as in
+ * the GLOBAL_CTRL and GLOBAL_STATUS MSRs.
+ */
 #define X86_PC_MAX_GP		8
 #define X86_PC_MAX_FIXED	4
 #define X86_PC_FIXED_BASE	32

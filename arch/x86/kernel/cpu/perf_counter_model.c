@@ -435,13 +435,12 @@ static int __init model_parse(char *arg)
 	unsigned int n;
 
 	opt = strsep(&arg, ",");
-	if (!strcmp(opt, "intel")) {
+	if (!strcmp(opt, "intel"))
 		model = (struct model_config){ X86_PC_INTEL, 5, 4, 3, 48, 1000 };
-	} else if (!strcmp(opt, "amd")) {
+	else if (!strcmp(opt, "amd"))
 		model = (struct model_config){ X86_PC_AMD, 0, 6, 0, 48, 1000 };
-	} else {
+	else
 		return -EINVAL;
-	}
 	while ((opt = strsep(&arg, ","))) {
 		val = strchr(opt, '=');
 		if (!val || kstrtouint(val + 1, 0, &n))

@@ -93,14 +93,14 @@ static bool fake_probe(unsigned int msr)
 }
 
 static const struct x86_pc_ops fake_intel_ops = {
-	.name = "fake", .vendor = X86_PC_INTEL, .simulated = true,
+	.vendor = X86_PC_INTEL, .name = "fake", .simulated = true,
 	.read_msr = fake_read, .write_msr = fake_write, .cpuid = fake_cpuid,
 	.pmi_ack = fake_ack, .sample_regs = fake_sample_regs,
 	.probe = fake_probe,
 };
 
 static const struct x86_pc_ops fake_amd_ops = {
-	.name = "fake", .vendor = X86_PC_AMD, .simulated = true,
+	.vendor = X86_PC_AMD, .name = "fake", .simulated = true,
 	.read_msr = fake_read, .write_msr = fake_write, .cpuid = fake_cpuid,
 	.pmi_ack = fake_ack, .sample_regs = fake_sample_regs,
 	.probe = fake_probe,
@@ -126,7 +126,7 @@ static void test_read(struct perf_counter *counter)
 }
 
 static const struct perf_counter_pmu test_core_pmu = {
-	.name = "x86-test", .add = test_add, .del = test_del, .read = test_read,
+	.add = test_add, .del = test_del, .read = test_read, .name = "x86-test",
 };
 
 static int pmu_init(struct kunit *test)
