@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf list: the events this tool can open.
+ * perf list: the events this tool can open.  Hardware and cache events
+ * are listed only when the running kernel can count them (each is tried
+ * once); software events and tracepoints are what the kernel says it has.
  */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
+#include <perf/backend.h>
 #include <perf/parse-events.h>
 #include <perf/tracefs.h>
 #include "builtin.h"
@@ -40,6 +43,14 @@ static void list_line(struct list_filter *f, const char *name,
 	f->printed++;
 }
 
+/* Hardware events only where the PMU has them; software ones always. */
+static bool list_countable(u32 type, u64 config)
+{
+	if (type != PERF_TYPE_HARDWARE && type != PERF_TYPE_HW_CACHE)
+		return true;
+	return perf_event_supported(type, config, NULL);
+}
+
 static void list_symbols(struct list_filter *f, const char *kind,
 			 const struct perf_event_symbol *syms, int nr,
 			 const char *desc)
@@ -47,26 +58,32 @@ static void list_symbols(struct list_filter *f, const char *kind,
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (list_wants(f, kind, syms[i].name, syms[i].alias))
+		if (list_wants(f, kind, syms[i].name, syms[i].alias) &&
+		    list_countable(syms[i].type, syms[i].config))
 			list_line(f, syms[i].name, syms[i].alias, desc);
 }
 
 static void list_cache(struct list_filter *f)
 {
+	const u64 miss_bit = (u64)PERF_COUNT_HW_CACHE_RESULT_MISS << 16;
 	char access[64], miss[64];
 	int c, op;
 
 	for (c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++) {
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
+			u64 config = c | (op << 8);
+
 			if (!perf_cache_op_valid(c, op))
 				continue;
 			snprintf(access, sizeof(access), "%s-%s",
 				 perf_cache_names[c], perf_cache_op_plurals[op]);
 			snprintf(miss, sizeof(miss), "%s-%s-misses",
 				 perf_cache_names[c], perf_cache_op_names[op]);
-			if (list_wants(f, "cache", access, NULL))
+			if (list_wants(f, "cache", access, NULL) &&
+			    list_countable(PERF_TYPE_HW_CACHE, config))
 				list_line(f, access, NULL, "Hardware cache event");
-			if (list_wants(f, "cache", miss, NULL))
+			if (list_wants(f, "cache", miss, NULL) &&
+			    list_countable(PERF_TYPE_HW_CACHE, config | miss_bit))
 				list_line(f, miss, NULL, "Hardware cache event");
 		}
 	}

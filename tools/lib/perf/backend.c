@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <perf/backend.h>
+#include <perf/strerror.h>
 
 /*
  * Our subsystem adds perf_counter_open as the first free x86_64 syscall
@@ -103,4 +104,26 @@ int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
 		}
 	}
 	return syscall(nr, attr, pid, cpu, group_fd, flags);
+}
+
+bool perf_event_supported(u32 type, u64 config, int *err)
+{
+	struct perf_counter_attr attr;
+	int fd, e = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = perf_sys_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	else
+		e = errno;
+	if (err)
+		*err = e;
+	return !e || !(perf_errno_unsupported(e) || e == EINVAL || e == ENOSYS);
 }

@@ -125,6 +125,46 @@ int test__live_syscall_count(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/*
+ * perf list keeps a hardware event when the kernel can count it: each
+ * one it keeps opens by name on this thread (or is refused for
+ * permission only, or is busy), and each one it leaves out fails with
+ * ENOENT or EOPNOTSUPP, what a kernel answers for an event it does not
+ * have.  Without a PMU none is kept, and each must fail so: cycles is
+ * left out exactly when it cannot be opened.
+ */
+int test__live_hw_events(struct test_ctx *ctx)
+{
+	struct perf_evlist *evlist;
+	int i, err, probe, kept = 0;
+	bool listed;
+
+	for (i = 0; i < perf_nr_hw_symbols; i++) {
+		const struct perf_event_symbol *s = &perf_hw_symbols[i];
+
+		listed = perf_event_supported(s->type, s->config, &probe);
+		evlist = open_self(ctx, s->name, 0, &err);
+		perf_evlist__delete(evlist);
+		pr_test(ctx, "%s: %s (%s); opening it: %s\n", s->name,
+			listed ? "listed" : "not listed",
+			probe ? strerror(probe) : "opened",
+			err ? strerror(-err) : "opened");
+		if (!listed) {
+			TEST_ASSERT(ctx, err == -ENOENT || err == -EOPNOTSUPP,
+				    "%s is not listed, yet opening it says: %s",
+				    s->name, err ? strerror(-err) : "opened");
+			continue;
+		}
+		kept++;
+		TEST_ASSERT(ctx, !err || err == -EACCES || err == -EPERM ||
+			    err == -EBUSY, "%s is listed, yet opening it says: %s",
+			    s->name, strerror(-err));
+	}
+	pr_test(ctx, "%d of %d hardware events listed (%s)\n", kept,
+		perf_nr_hw_symbols, perf_backend_name(perf_backend()));
+	return TEST_OK;
+}
+
 int test__backend(struct test_ctx *ctx)
 {
 	bool ours = access(PERF_COUNTER_PARANOID_FILE, F_OK) == 0;

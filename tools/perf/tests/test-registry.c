@@ -32,6 +32,8 @@ const struct test_case unit_tests[] = {
 	  test__live_task_clock },
 	{ "syscall-count", "Live: exact getppid count from a tracepoint",
 	  test__live_syscall_count },
+	{ "hw-events", "Live: hardware events listed exactly when they open",
+	  test__live_hw_events },
 	{ "symbols", "Symbols: perf, libperf-hot.so, aliases, PLT, PIE and non-PIE",
 	  test__symbols },
 	{ "symbols-kallsyms", "Symbols: kallsyms, modules, relocation",

@@ -70,6 +70,7 @@ int test__backend(struct test_ctx *ctx);
 int test__open_advice(struct test_ctx *ctx);
 int test__live_task_clock(struct test_ctx *ctx);
 int test__live_syscall_count(struct test_ctx *ctx);
+int test__live_hw_events(struct test_ctx *ctx);
 int test__symbols(struct test_ctx *ctx);
 int test__kallsyms(struct test_ctx *ctx);
 int test__symfs(struct test_ctx *ctx);

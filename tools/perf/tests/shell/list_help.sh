@@ -3,8 +3,17 @@
 . "$(dirname "$0")/lib/common.sh"
 
 $PERF list > "$tmpdir/list" || fail "perf list failed"
-for e in cpu-cycles task-clock context-switches L1-dcache-load-misses rNNN; do
+for e in task-clock context-switches rNNN; do
 	grep -q "^  $e" "$tmpdir/list" || fail "perf list lacks $e"
+done
+# Hardware and cache events are the ones the kernel can count (see
+# list_hw.sh): the full list has the same ones as the filtered lists.
+for kind in hw cache; do
+	$PERF list $kind | grep '^  ' > "$tmpdir/$kind" || true
+	grep "^  .*\[Hardware $([ $kind = cache ] && echo 'cache ')event\]" \
+		"$tmpdir/list" > "$tmpdir/full-$kind" || true
+	cmp -s "$tmpdir/$kind" "$tmpdir/full-$kind" ||
+		fail "perf list and perf list $kind differ: $(diff "$tmpdir/$kind" "$tmpdir/full-$kind")"
 done
 $PERF list sw > "$tmpdir/sw"
 grep -q "task-clock" "$tmpdir/sw" || fail "list sw lacks task-clock"

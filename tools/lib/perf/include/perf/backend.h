@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 #include <linux/perf_counter.h>
+#include <perf/types.h>
 
 /*
  * Two kernels speak the same ABI: stock kernels through perf_event_open(2)
@@ -33,5 +34,18 @@ int perf_backend_paranoid(void);
 
 int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
 		  int group_fd, unsigned long flags);
+
+/*
+ * Whether the running kernel can count the event @type/@config: it is
+ * opened on the calling thread, disabled and for user space only, and
+ * closed again.  It can when the open succeeds, and also when it is
+ * refused for want of permission (EACCES, EPERM) or for a passing
+ * reason (EBUSY, EMFILE...): the event is there.  It cannot when the
+ * kernel has no such event or cannot do it (ENOENT, EOPNOTSUPP, ENODEV,
+ * EINVAL: what perf stat shows as <not supported>) or no system call to
+ * count with (ENOSYS).  *@err, when given, gets the errno of the open
+ * (0 when it opened).
+ */
+bool perf_event_supported(u32 type, u64 config, int *err);
 
 #endif /* __PERF_BACKEND_H */
