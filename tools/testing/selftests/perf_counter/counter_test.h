@@ -107,6 +107,31 @@ struct counter_reading {
 	__u64 running;
 };
 
+/* The integer in a (/proc or debugfs) file; -1 if it cannot be read. */
+static inline int read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static inline bool write_int_file(const char *path, int v)
+{
+	FILE *f = fopen(path, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fprintf(f, "%d\n", v) > 0;
+	return fclose(f) == 0 && ok;
+}
+
 /* Read a FORMAT_TIMES counter; false unless read() filled the struct. */
 static inline bool counter_read(int fd, struct counter_reading *r)
 {

@@ -95,30 +95,6 @@ static const char *hw_missing(struct pmu_model *m)
 	return NULL;
 }
 
-static int read_int_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static bool write_int_file(const char *path, int v)
-{
-	FILE *f = fopen(path, "w");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fprintf(f, "%d\n", v) > 0;
-	return fclose(f) == 0 && ok;
-}
-
 /* |a - b| within @pct percent of b. */
 static bool within_pct(double a, double b, double pct)
 {

@@ -171,30 +171,6 @@ static const char *max_rate_path(void)
 		"/proc/sys/kernel/perf_event_max_sample_rate";
 }
 
-static int read_int_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	int v = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-static bool write_int_file(const char *path, int v)
-{
-	FILE *f = fopen(path, "w");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fprintf(f, "%d\n", v) > 0;
-	return fclose(f) == 0 && ok;
-}
-
 #define FAULT_THREADS	6
 #define FAULT_ROUNDS	20
 
