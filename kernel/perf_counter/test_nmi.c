@@ -31,33 +31,82 @@
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
-/* Per CPU: an NMI of ours was sent there and is not handled yet. */
-static DEFINE_PER_CPU(atomic_t, test_nmi_pending);
+/*
+ * Per CPU, where our NMI to it is.  NMIs do not say who sent them, and
+ * the CPU may take others (a PMU's) while ours is being sent; one that
+ * comes before the send is over may be ours or not.  So:
+ *
+ *   IDLE	none of ours is on its way: not ours
+ *   ARMED	about to be sent: the next NMI may be it (-> EARLY)
+ *   EARLY	an NMI came while armed: claimed, not counted yet
+ *   SENT	sent: the next NMI is ours, counted (-> IDLE)
+ *
+ * After an EARLY one the sender waits a while for ours; if none comes,
+ * the early one was ours.  Every NMI that may be ours is claimed, so
+ * none of ours is ever reported unknown, and each send counts once.
+ */
+enum {
+	TEST_NMI_IDLE,
+	TEST_NMI_ARMED,
+	TEST_NMI_EARLY,
+	TEST_NMI_SENT,
+};
+
+/* How long an NMI may take to reach its CPU after an early one. */
+#define TEST_NMI_EARLY_WAIT_US	(100 * USEC_PER_MSEC)
+
+static DEFINE_PER_CPU(atomic_t, test_nmi_state);
 static atomic_long_t test_nmi_handled;
 static DEFINE_MUTEX(test_nmi_mutex);
 
-/* Ours only when we sent one: other NMIs are left to their handlers. */
 static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
-	if (!atomic_xchg(this_cpu_ptr(&test_nmi_pending), 0))
+	atomic_t *state = this_cpu_ptr(&test_nmi_state);
+
+	switch (atomic_read(state)) {
+	case TEST_NMI_IDLE:
 		return NMI_DONE;
-	atomic_long_inc(&test_nmi_handled);
+	case TEST_NMI_ARMED:
+		atomic_cmpxchg(state, TEST_NMI_ARMED, TEST_NMI_EARLY);
+		return NMI_HANDLED;
+	case TEST_NMI_EARLY:
+		return NMI_HANDLED;
+	}
+	if (atomic_cmpxchg(state, TEST_NMI_SENT, TEST_NMI_IDLE) == TEST_NMI_SENT)
+		atomic_long_inc(&test_nmi_handled);
 	return NMI_HANDLED;
+}
+
+/* Wait up to @limit us for @cpu's NMI to be handled. */
+static bool test_nmi_wait(atomic_t *state, unsigned long limit)
+{
+	unsigned long waited;
+
+	for (waited = 0; atomic_read(state) != TEST_NMI_IDLE; waited++) {
+		if (waited >= limit)
+			return false;
+		udelay(1);
+	}
+	return true;
 }
 
 /* Send one NMI to @cpu and wait up to a second for it to be handled. */
 static int test_nmi_send(unsigned int cpu)
 {
-	atomic_t *pending = per_cpu_ptr(&test_nmi_pending, cpu);
-	unsigned int waited;
+	atomic_t *state = per_cpu_ptr(&test_nmi_state, cpu);
+	bool early;
 
-	atomic_set(pending, 1);
+	atomic_set(state, TEST_NMI_ARMED);
 	apic->send_IPI(cpu, NMI_VECTOR);
-	for (waited = 0; atomic_read(pending); waited++) {
-		if (waited >= USEC_PER_SEC)
-			return -ETIMEDOUT;
-		udelay(1);
-	}
+	early = atomic_xchg(state, TEST_NMI_SENT) == TEST_NMI_EARLY;
+	if (test_nmi_wait(state, early ? TEST_NMI_EARLY_WAIT_US :
+					 USEC_PER_SEC))
+		return 0;
+	if (!early)
+		return -ETIMEDOUT;
+	/* The NMI that came early was ours. */
+	if (atomic_cmpxchg(state, TEST_NMI_SENT, TEST_NMI_IDLE) == TEST_NMI_SENT)
+		atomic_long_inc(&test_nmi_handled);
 	return 0;
 }
 

@@ -66,8 +66,8 @@ struct model_cpu {
 	u64			latched;
 	u64			stamp;		/* counts are up to here */
 	u64			frac;		/* events * 1000 not counted yet */
-	/* An NMI of ours may be on its way: the next NMI is claimed. */
-	bool			nmi_expected;
+	/* Where our self-NMI is: see model_raise(). */
+	int			nmi_state;
 	/*
 	 * Where the CPU was when the timer found the overflows: what their
 	 * samples show, rather than the timer code the NMI interrupts.
@@ -150,18 +150,32 @@ static bool model_count(u64 *ctr, u64 events)
 	return wrapped;
 }
 
-/* Send this CPU an NMI for the overflows just latched. */
+/*
+ * Our self-NMI, as model_raise() and model_nmi() see it.  An NMI of
+ * another sender may land after we decide to send ours and before ours
+ * is sent: it shows the overflows, and ours must still be claimed when
+ * it comes.  NMIs cannot tell where they come from, so the states say
+ * what may still arrive.
+ */
+enum {
+	MODEL_NMI_IDLE,		/* none of ours on its way */
+	MODEL_NMI_ARMING,	/* about to send; not sent or not seen yet */
+	MODEL_NMI_SERVED,	/* an NMI came while arming: ours may follow */
+	MODEL_NMI_SENT,		/* sent, not arrived yet */
+};
+
+/*
+ * Send this CPU an NMI for the overflows just latched.  Under emulation
+ * a self-NMI arrives before the next instruction block, so by the end
+ * of the send ours has come unless the state says it has not.
+ */
 static void model_raise(struct model_cpu *m)
 {
-	/*
-	 * An NMI of another sender may land between here and our own: it
-	 * shows the overflows, and ours, arriving after, must still be
-	 * claimed.  So the expectation is set again once ours is sent; at
-	 * worst one later NMI is claimed for an overflow already handled.
-	 */
-	WRITE_ONCE(m->nmi_expected, true);
+	WRITE_ONCE(m->nmi_state, MODEL_NMI_ARMING);
 	apic->send_IPI_self(NMI_VECTOR);
-	WRITE_ONCE(m->nmi_expected, true);
+	if (cmpxchg(&m->nmi_state, MODEL_NMI_ARMING, MODEL_NMI_SENT) !=
+	    MODEL_NMI_ARMING)
+		WRITE_ONCE(m->nmi_state, MODEL_NMI_IDLE);
 	m->nmis_sent++;
 }
 
@@ -275,7 +289,9 @@ static enum hrtimer_restart model_tick(struct hrtimer *timer)
 /*
  * First of the NMI handlers: an NMI the model sent makes the overflows
  * it latched visible, and is claimed here, so that the backend's
- * handler, like on hardware, sees the status and nothing else.
+ * handler, like on hardware, sees the status and nothing else.  While
+ * ours may still come (SERVED), every NMI is claimed: at worst one of
+ * another sender's is claimed twice, never one of ours left unknown.
  */
 static int model_nmi(unsigned int type, struct pt_regs *regs)
 {
@@ -283,9 +299,16 @@ static int model_nmi(unsigned int type, struct pt_regs *regs)
 	u64 latched;
 
 	m->where_valid = false;
-	if (!READ_ONCE(m->nmi_expected))
+	switch (READ_ONCE(m->nmi_state)) {
+	case MODEL_NMI_IDLE:
 		return NMI_DONE;
-	WRITE_ONCE(m->nmi_expected, false);
+	case MODEL_NMI_ARMING:
+		WRITE_ONCE(m->nmi_state, MODEL_NMI_SERVED);
+		break;
+	case MODEL_NMI_SENT:
+		WRITE_ONCE(m->nmi_state, MODEL_NMI_IDLE);
+		break;
+	}
 	latched = xchg(&m->latched, 0);
 	m->where_valid = latched && READ_ONCE(m->where_set);
 	if (model.vendor == X86_PC_INTEL)
