@@ -585,23 +585,27 @@ busy:
 /* Taken by each hardware counter; the first one reserves the PMU. */
 int x86_pc_reserve(const struct x86_pc_pmu *pmu)
 {
+	unsigned long flags;
 	int err = 0;
 
-	spin_lock(&x86_pc_reserve_lock);
+	spin_lock_irqsave(&x86_pc_reserve_lock, flags);
 	if (!x86_pc_reserve_count)
 		err = reserve_counters(pmu->nr_gp);
 	if (!err)
 		x86_pc_reserve_count++;
-	spin_unlock(&x86_pc_reserve_lock);
+	spin_unlock_irqrestore(&x86_pc_reserve_lock, flags);
 	return err;
 }
 
+/* The last reference to a counter may go in any context. */
 void x86_pc_release(const struct x86_pc_pmu *pmu)
 {
-	spin_lock(&x86_pc_reserve_lock);
+	unsigned long flags;
+
+	spin_lock_irqsave(&x86_pc_reserve_lock, flags);
 	if (!WARN_ON(!x86_pc_reserve_count) && !--x86_pc_reserve_count)
 		release_counters(pmu->nr_gp);
-	spin_unlock(&x86_pc_reserve_lock);
+	spin_unlock_irqrestore(&x86_pc_reserve_lock, flags);
 }
 
 /* --- The live backend --- */
