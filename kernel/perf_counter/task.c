@@ -379,14 +379,22 @@ static enum hrtimer_restart rotate_tick(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* A group found no room on this CPU's PMU; interrupts are off. */
+/*
+ * A group found no room on this CPU's PMU.  Interrupts are off where
+ * contexts are scheduled, but the KUnit suites drive the scheduler from
+ * a task.
+ */
 void perf_counter_rotation_wanted(void)
 {
-	struct hrtimer *timer = this_cpu_ptr(&perf_counter_cpus.rotate_timer);
+	struct hrtimer *timer;
+	unsigned long flags;
 
+	local_irq_save(flags);
+	timer = this_cpu_ptr(&perf_counter_cpus.rotate_timer);
 	if (!hrtimer_active(timer))
 		hrtimer_start(timer, ns_to_ktime(PERF_COUNTER_ROTATE_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
+	local_irq_restore(flags);
 }
 
 /*

@@ -96,6 +96,19 @@ static const char *hw_missing(struct pmu_model *m)
 }
 
 /* |a - b| within @pct percent of b. */
+/*
+ * How far an estimate may be from the model's truth, in percent.  The
+ * core charges a counter's times from the moment its context switches
+ * or rotates, the model counts from the moment the backend enables the
+ * counter; on a plain kernel the gap is far under 1%, but the debug
+ * kernel's lock and memory checkers (vm-run --debug, which says so in
+ * PERF_COUNTER_DEBUG_KERNEL) make each switch cost enough to reach 7%.
+ */
+static double accuracy_pct(double plain)
+{
+	return getenv("PERF_COUNTER_DEBUG_KERNEL") ? 3 * plain : plain;
+}
+
 static bool within_pct(double a, double b, double pct)
 {
 	double d = a > b ? a - b : b - a;
@@ -236,7 +249,7 @@ TEST_F(pmu, multiplexed_counts_scale_to_the_model_rate)
 
 	ASSERT_TRUE(counter_read(clock_fd, &clock));
 	/* The child's CPU time, give or take the two clocks' difference. */
-	EXPECT_LE(busy_ms * 900000ULL, clock.value)
+	EXPECT_LE(busy_ms * 10000ULL * (100 - 2 * accuracy_pct(5)), clock.value)
 		TH_LOG("task-clock %llu ns for %u ms of CPU time", clock.value,
 		       busy_ms);
 	for (i = 0; i < nr; i++) {
@@ -252,12 +265,12 @@ TEST_F(pmu, multiplexed_counts_scale_to_the_model_rate)
 			continue;
 		scaled = (double)r.value * r.enabled / r.running;
 		by_rate = (double)self->model.rate * r.enabled / 1000;
-		EXPECT_TRUE(within_pct(scaled, by_rate, 5))
+		EXPECT_TRUE(within_pct(scaled, by_rate, accuracy_pct(5)))
 			TH_LOG("raw 0x%llx: %llu in %llu of %llu ns: %.0f; %llu/us says %.0f",
 			       gp_events[i], r.value, r.running, r.enabled,
 			       scaled, self->model.rate, by_rate);
 		EXPECT_TRUE(within_pct(scaled, (double)self->model.rate *
-				       clock.value / 1000, 5))
+				       clock.value / 1000, accuracy_pct(5)))
 			TH_LOG("raw 0x%llx: scaled %.0f; task-clock %llu ns at %llu/us says %.0f",
 			       gp_events[i], scaled, clock.value,
 			       self->model.rate,
