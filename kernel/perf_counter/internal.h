@@ -183,8 +183,9 @@ struct perf_counter {
 
 	atomic64_t			count;
 	u64				prev;	/* PMU private: last reading */
-	/* Hardware counters: the event, where it is, its last raw value */
+	/* Hardware counters: event, usable slots, slot, last raw value */
 	u64				hw_config;
+	u64				hw_slots;
 	int				hw_idx;
 	local64_t			hw_prev;
 

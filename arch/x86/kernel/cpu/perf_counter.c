@@ -180,7 +180,8 @@ int x86_pc_event_config(const struct x86_pc_pmu *pmu,
 		return err;
 	if (attr->precise_ip || attr->exclude_idle)
 		return -EOPNOTSUPP;
-	if (!config_slots(pmu, sel))
+	counter->hw_slots = config_slots(pmu, sel);
+	if (!counter->hw_slots)
 		return -ENOENT;
 	if (!attr->exclude_user)
 		sel |= X86_PC_SEL_USR;
@@ -374,11 +375,11 @@ int x86_pc_add(const struct x86_pc_pmu *pmu, struct x86_pc_cpu *cpuc,
 		if (!(cpuc->used & BIT_ULL(idx)))
 			continue;
 		plan[n].counter = cpuc->slots[idx];
-		plan[n].slots = config_slots(pmu, cpuc->slots[idx]->hw_config);
+		plan[n].slots = cpuc->slots[idx]->hw_slots;
 		plan[n++].idx = idx;
 	}
 	plan[n].counter = counter;
-	plan[n].slots = config_slots(pmu, counter->hw_config);
+	plan[n].slots = counter->hw_slots;
 	plan[n++].idx = -1;
 	if (!plan_slots(plan, n))
 		return -EAGAIN;
@@ -688,7 +689,8 @@ static struct pt_regs *real_sample_regs(struct pt_regs *nmi_regs)
 	return nmi_regs;
 }
 
-static bool real_probe(unsigned int msr)
+/* Under a hypervisor without a virtual PMU the MSRs fault. */
+static bool real_msr_exists(unsigned int msr)
 {
 	u64 val;
 
@@ -702,7 +704,6 @@ static const struct x86_pc_ops x86_pc_real_ops = {
 	.cpuid		= real_cpuid,
 	.pmi_ack	= real_pmi_ack,
 	.sample_regs	= real_sample_regs,
-	.probe		= real_probe,
 };
 
 static int detect_real(struct x86_pc_pmu *pmu)
@@ -732,8 +733,8 @@ static int detect_real(struct x86_pc_pmu *pmu)
 	}
 	if (err)
 		return err;
-	/* Under a hypervisor without a virtual PMU the MSRs fault. */
-	if (!ops.probe(sel_msr(pmu, 0)) || !ops.probe(ctr_msr(pmu, 0)))
+	if (!real_msr_exists(sel_msr(pmu, 0)) ||
+	    !real_msr_exists(ctr_msr(pmu, 0)))
 		return -ENODEV;
 	return 0;
 }

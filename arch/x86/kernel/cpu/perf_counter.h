@@ -58,8 +58,6 @@ struct x86_pc_ops {
 	void		(*pmi_ack)(void);
 	/* Where the overflows of this NMI happened, for their samples. */
 	struct pt_regs	*(*sample_regs)(struct pt_regs *nmi_regs);
-	/* May the MSRs be used (they exist and hold what is written)? */
-	bool		(*probe)(unsigned int msr);
 };
 
 /*

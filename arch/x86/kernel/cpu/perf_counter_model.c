@@ -253,16 +253,22 @@ static u64 model_next_wrap(const struct model_cpu *m, bool *counting)
 	return div64_u64(least * NSEC_PER_USEC, model.rate) + 1;
 }
 
-static void model_arm(struct model_cpu *m, bool soon)
+/*
+ * Have the timer look again by the next wrap.  Called on every MSR write
+ * (counter switches make several), so a timer already due before then
+ * is left alone: it finds the new deadline when it runs.
+ */
+static void model_arm(struct model_cpu *m)
 {
 	bool counting;
 	u64 wait = model_next_wrap(m, &counting);
 
 	if (!counting)
 		return;
-	if (soon)
-		wait = MODEL_MIN_WAIT_NS;
 	wait = clamp_t(u64, wait, MODEL_MIN_WAIT_NS, MODEL_MAX_WAIT_NS);
+	if (hrtimer_is_queued(&m->timer) &&
+	    ktime_to_ns(hrtimer_get_remaining(&m->timer)) <= (s64)wait)
+		return;
 	hrtimer_start(&m->timer, ns_to_ktime(wait),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -404,7 +410,7 @@ static void model_write_msr(unsigned int msr, u64 val)
 		val = model_counter_value(val);
 	WRITE_ONCE(*reg, val);
 	if (!in_nmi())
-		model_arm(m, false);
+		model_arm(m);
 }
 
 static void model_cpuid(unsigned int leaf, unsigned int sub, u32 *r)
@@ -443,11 +449,6 @@ static struct pt_regs *model_sample_regs(struct pt_regs *nmi_regs)
 	struct model_cpu *m = this_cpu_ptr(&model_cpus);
 
 	return m->where_valid ? &m->where : nmi_regs;
-}
-
-static bool model_probe(unsigned int msr)
-{
-	return true;
 }
 
 /* --- Setup --- */
@@ -538,7 +539,6 @@ int __init x86_pc_model_setup(struct x86_pc_pmu *pmu)
 		.cpuid		= model_cpuid,
 		.pmi_ack	= model_pmi_ack,
 		.sample_regs	= model_sample_regs,
-		.probe		= model_probe,
 	};
 	if (model.vendor == X86_PC_INTEL)
 		err = x86_pc_intel_detect(pmu, &model_ops);

@@ -87,23 +87,16 @@ static struct pt_regs *fake_sample_regs(struct pt_regs *regs)
 	return regs;
 }
 
-static bool fake_probe(unsigned int msr)
-{
-	return true;
-}
-
 static const struct x86_pc_ops fake_intel_ops = {
 	.vendor = X86_PC_INTEL, .name = "fake", .simulated = true,
 	.read_msr = fake_read, .write_msr = fake_write, .cpuid = fake_cpuid,
 	.pmi_ack = fake_ack, .sample_regs = fake_sample_regs,
-	.probe = fake_probe,
 };
 
 static const struct x86_pc_ops fake_amd_ops = {
 	.vendor = X86_PC_AMD, .name = "fake", .simulated = true,
 	.read_msr = fake_read, .write_msr = fake_write, .cpuid = fake_cpuid,
 	.pmi_ack = fake_ack, .sample_regs = fake_sample_regs,
-	.probe = fake_probe,
 };
 
 /* The PMU under test, its one CPU, and the core's view of it. */
