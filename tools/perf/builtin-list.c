@@ -124,7 +124,7 @@ int cmd_list(int argc, const char **argv)
 {
 	const struct option options[] = { OPT_END() };
 	struct list_filter f = { 0 };
-	const char *kinds[] = { "hw", "sw", "cache", "tracepoint" };
+	static const char * const kinds[] = { "hw", "sw", "cache", "tracepoint" };
 	size_t i;
 
 	argc = parse_options(argc - 1, argv + 1, options, list_usage, 0);
