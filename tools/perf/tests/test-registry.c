@@ -13,6 +13,8 @@ const struct test_case unit_tests[] = {
 	{ "threadmap", "Thread maps from pids and tids", test__threadmap },
 	{ "mmap", "Ring buffer reader: order, wrap, tail, bad sizes",
 	  test__mmap_reader },
+	{ "mmap-backward", "Backward ring reader: order, wrap, overrun, stops",
+	  test__mmap_backward },
 	{ "parse-events", "Event parsing: names, raw, modifiers, groups",
 	  test__parse_events },
 	{ "parse-tracepoint", "Event parsing: tracepoints and globs",

@@ -61,6 +61,7 @@ int test__scaling(struct test_ctx *ctx);
 int test__cpumap(struct test_ctx *ctx);
 int test__threadmap(struct test_ctx *ctx);
 int test__mmap_reader(struct test_ctx *ctx);
+int test__mmap_backward(struct test_ctx *ctx);
 int test__parse_events(struct test_ctx *ctx);
 int test__parse_tracepoint(struct test_ctx *ctx);
 int test__stats(struct test_ctx *ctx);
