@@ -4,26 +4,27 @@
  * perf.data.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <perf/backend.h>
 #include <perf/evlist.h>
 #include <perf/parse-events.h>
 #include <perf/strerror.h>
 #include "builtin.h"
-#include "util/build-id.h"
 #include "util/data.h"
 #include "util/event.h"
-#include "util/header.h"
 #include "util/parse-options.h"
 #include "util/record.h"
+#include "util/record-output.h"
+#include "util/switch-output.h"
 #include "util/target.h"
 #include "util/tod.h"
-#include "util/trace-data.h"
 #include "util/workload.h"
 
 #define RECORD_DEFAULT_FREQ 4000
@@ -41,17 +42,14 @@ struct record_cmd {
 	bool raw_samples;
 	bool quiet;
 	int verbose;
+	bool overwrite;			/* backward rings, read at dumps */
+	struct switch_output so;
 
 	const char **argv;
-	int orig_argc;			/* the whole command line, for */
-	const char **orig_argv;		/* the file's cmdline feature */
 	struct perf_evlist *evlist;
 	struct record_rings rings;
-	struct record_stats stats;
-	struct perf_data_writer writer;
-	struct build_id_tracker build_ids;
+	struct record_output out;
 	struct workload wl;
-	size_t id_size;
 	bool default_event;
 	const char *clock_name;		/* -k */
 	int clockid;			/* -1: the kernel's perf clock */
@@ -61,11 +59,16 @@ static volatile sig_atomic_t record_done;
 static volatile sig_atomic_t record_child_exited;
 
 static volatile sig_atomic_t record_signal;
+static volatile sig_atomic_t record_switch_asked;
 
 static void record_sig_handler(int sig)
 {
 	if (sig == SIGCHLD) {
 		record_child_exited = 1;
+		return;
+	}
+	if (sig == SIGUSR2) {
+		record_switch_asked = 1;
 		return;
 	}
 	record_done = 1;
@@ -142,6 +145,7 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 	a->enable_on_exec = record_is_workload_only(cmd);
 	a->sample_id_all = 1;
 	a->exclude_guest = 1;
+	a->write_backward = cmd->overwrite;
 	if (cmd->clockid >= 0) {
 		a->use_clockid = 1;
 		a->clockid = cmd->clockid;
@@ -156,7 +160,6 @@ static void record_setup_attrs(struct record_cmd *cmd)
 
 	perf_evlist__for_each(cmd->evlist, pos)
 		record_setup_attr(cmd, pos, pos == cmd->evlist->first);
-	cmd->id_size = perf_sample_id_size(cmd->evlist->first->attr.sample_type);
 }
 
 /*
@@ -224,137 +227,92 @@ static int record_open(struct record_cmd *cmd)
 	return err;
 }
 
-/* Every record goes to the file and past the build-id tracker. */
-static int record_write(void *ctx, const void *buf, size_t len)
+static int record_drain(struct record_cmd *cmd)
 {
-	struct record_cmd *cmd = ctx;
-	int err = perf_data_writer__write(&cmd->writer, buf, len);
+	struct record_sink sink = { record_output__write, &cmd->out };
+	int n = record_rings__drain(&cmd->rings, &sink, &cmd->out.file);
 
-	if (err || cmd->writer.pipe)
-		return err;
-	return build_id_tracker__event(&cmd->build_ids, buf);
+	if (n > 0)
+		n = record_output__round(&cmd->out);
+	if (n < 0)
+		cmd->out.failed = "writing the file";
+	return n < 0 ? n : perf_data_writer__pump(&cmd->out.writer);
 }
 
-/* Tracepoint samples are decoded with the formats of this machine. */
-static int record_add_tracing_data(struct record_cmd *cmd)
+/* Is the file name to carry the time it was closed? */
+static bool record_renames(const struct record_cmd *cmd)
 {
-	struct perf_header_info *info = &cmd->writer.info;
-	struct perf_fbuf b = { 0 };
-	struct perf_evsel *pos;
-	const char **names;
-	int nr = 0, err;
+	return cmd->so.trigger != SWITCH_OUTPUT_NONE || cmd->so.timestamp;
+}
 
-	names = calloc(cmd->evlist->nr, sizeof(*names));
-	if (!names)
-		return -ENOMEM;
-	perf_evlist__for_each(cmd->evlist, pos)
-		if (pos->attr.type == PERF_TYPE_TRACEPOINT && pos->name)
-			names[nr++] = pos->name;
-	err = nr ? trace_data__build(&b, names, nr) : 0;
-	free(names);
-	if (err || !nr) {
-		perf_fbuf__free(&b);
+/*
+ * A new file: side-band first unless it goes at the end; in overwrite
+ * mode the side-band is taken at each dump instead.
+ */
+static int record_open_file(struct record_cmd *cmd)
+{
+	int err = record_output__open(&cmd->out, cmd->output_name);
+
+	if (err) {
+		fprintf(stderr, "perf record: cannot create '%s': %s\n",
+			cmd->output_name, strerror(-err));
 		return err;
 	}
-	info->tracing_data = b.data;
-	info->tracing_data_size = b.len;
-	perf_feat_set(info->features, HEADER_TRACING_DATA);
-	return 0;
-}
-
-/* With -k, where event times stand against the time of day. */
-static int record_add_clock(struct record_cmd *cmd)
-{
-	struct timespec res = { 0 };
-	struct tod tod;
-	int err;
-
-	if (cmd->clockid < 0)
+	if (cmd->overwrite || cmd->out.tail_synthesize)
 		return 0;
-	err = tod_take_reference(cmd->clockid, &tod);
+	err = record_output__synthesize(&cmd->out);
 	if (err)
-		return err;
-	clock_getres(cmd->clockid, &res);
-	perf_header_info__set_clock(&cmd->writer.info, cmd->clockid,
-				    (u64)res.tv_sec * 1000000000ULL + res.tv_nsec,
-				    tod.tod_ns, tod.clock_ns);
-	return 0;
-}
-
-static int record_add_attrs(struct record_cmd *cmd)
-{
-	struct perf_evsel *pos;
-	int err;
-
-	perf_evlist__for_each(cmd->evlist, pos) {
-		err = perf_data_writer__add_attr(&cmd->writer, &pos->attr,
-						 pos->name, pos->id,
-						 pos->nr_cpus * pos->nr_threads);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* Every process of a -p list once; each -t thread with its process's maps. */
-static int record_synthesize_tasks(struct record_cmd *cmd,
-				   const struct record_sink *sink)
-{
-	const char *list = cmd->target.pid_list ? cmd->target.pid_list :
-						  cmd->target.tid_list;
-	const char *p = list;
-	int err = 0;
-
-	while (*p && !err) {
-		char *end;
-		pid_t id = strtol(p, &end, 10);
-
-		if (cmd->target.pid_list)
-			err = record_synthesize_process(id, cmd->id_size, sink);
-		else
-			err = record_synthesize_task_thread(id, cmd->id_size,
-							    sink);
-		p = *end ? end + 1 : end;
-	}
+		cmd->out.failed = "synthesizing tasks and mappings";
 	return err;
 }
 
-/* The state of the world before the first sample: tasks and mappings. */
-static int record_synthesize(struct record_cmd *cmd)
+/*
+ * The file is complete: overwrite mode writes the rings' newest records
+ * into it now, otherwise they are there already.
+ */
+static int record_close_file(struct record_cmd *cmd)
 {
-	struct record_sink sink = { record_write, cmd };
+	if (cmd->overwrite)
+		return record_output__dump(&cmd->out, &cmd->rings);
+	return record_output__close(&cmd->out);
+}
+
+/* Give the closed file its timestamped name. */
+static int record_rename(struct record_cmd *cmd, char *name, size_t len)
+{
+	int err = switch_output__rotate(&cmd->so, cmd->output_name, name, len);
+
+	if (err)
+		fprintf(stderr, "perf record: cannot rename '%s': %s\n",
+			cmd->output_name, strerror(-err));
+	return err;
+}
+
+/* --switch-output: close this file, name it, start the next. */
+static int record_switch(struct record_cmd *cmd)
+{
+	char name[PATH_MAX];
 	int err;
 
-	err = record_synthesize_kernel(cmd->id_size, &sink);
+	record_switch_asked = 0;
+	err = record_close_file(cmd);
 	if (err)
 		return err;
-	if (target__has_cpus(&cmd->target))
-		return record_synthesize_all(cmd->id_size, &sink);
-	if (target__has_tasks(&cmd->target))
-		return record_synthesize_tasks(cmd, &sink);
-	/* The command: its name before exec; exec brings the rest. */
-	return record_synthesize_thread(cmd->wl.pid, cmd->wl.pid, cmd->id_size,
-					&sink);
+	if (!cmd->quiet)
+		fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
+			(unsigned long long)cmd->out.file.wakeups);
+	err = record_rename(cmd, name, sizeof(name));
+	if (err)
+		return err;
+	if (!cmd->quiet)
+		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+	return record_open_file(cmd);
 }
 
-static int record_finished_round(struct record_cmd *cmd)
+static bool record_switch_due(struct record_cmd *cmd)
 {
-	struct perf_counter_header h = {
-		.type = PERF_RECORD_FINISHED_ROUND,
-		.size = sizeof(h),
-	};
-
-	return perf_data_writer__write(&cmd->writer, &h, sizeof(h));
-}
-
-static int record_drain(struct record_cmd *cmd)
-{
-	struct record_sink sink = { record_write, cmd };
-	int n = record_rings__drain(&cmd->rings, &sink, &cmd->stats);
-
-	if (n > 0)
-		n = record_finished_round(cmd);
-	return n < 0 ? n : perf_data_writer__pump(&cmd->writer);
+	return switch_output__due(&cmd->so, record_switch_asked,
+				  record_output__bytes(&cmd->out));
 }
 
 static bool record_targets_gone(struct record_cmd *cmd)
@@ -372,7 +330,7 @@ static bool record_targets_gone(struct record_cmd *cmd)
 
 static int record_loop(struct record_cmd *cmd)
 {
-	int err, ready;
+	int err, ready, timeout;
 
 	while (!record_done) {
 		if (cmd->argv && (record_child_exited || cmd->wl.reaped) &&
@@ -381,24 +339,26 @@ static int record_loop(struct record_cmd *cmd)
 		if (record_targets_gone(cmd))
 			break;
 		/* Records waiting for a slow FIFO reader go out soon. */
-		ready = record_rings__poll(&cmd->rings,
-					   perf_data_writer__has_backlog(&cmd->writer) ?
-					   5 : 100);
+		timeout = perf_data_writer__has_backlog(&cmd->out.writer) ? 5 : 100;
+		timeout = switch_output__timeout(&cmd->so, timeout);
+		ready = record_rings__poll(&cmd->rings, timeout, cmd->overwrite);
 		if (ready > 0)
-			cmd->stats.wakeups++;
+			cmd->out.file.wakeups++;
 		/* All hung up: the tasks are gone; a child is reaped soon. */
 		if (ready == -ENOENT && !cmd->argv)
 			record_done = 1;
 		else if (ready == -ENOENT)
 			workload__wait(&cmd->wl, NULL);
-		err = record_drain(cmd);
+		err = cmd->overwrite ? 0 : record_drain(cmd);
+		if (!err && record_switch_due(cmd))
+			err = record_switch(cmd);
 		if (err < 0)
 			return err;
 	}
 	return 0;
 }
 
-static void record_install_signals(void)
+static void record_install_signals(const struct record_cmd *cmd)
 {
 	struct sigaction sa = { .sa_handler = record_sig_handler };
 
@@ -406,44 +366,38 @@ static void record_install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGCHLD, &sa, NULL);
+	if (cmd->so.trigger == SWITCH_OUTPUT_SIGNAL)
+		sigaction(SIGUSR2, &sa, NULL);
 }
 
-static void record_report_done(struct record_cmd *cmd)
+/* The lost records of all files; the size and samples of the last. */
+static void record_report_done(struct record_cmd *cmd, const char *name)
 {
-	double mb = perf_data_writer__bytes(&cmd->writer) / 1048576.0;
+	const struct record_stats *all = &cmd->out.total;
+	const struct record_stats *last = &cmd->out.file;
+	double mb = record_output__bytes(&cmd->out) / 1048576.0;
 
-	if (cmd->stats.lost)
+	if (all->lost)
 		fprintf(stderr, "Warning: the kernel lost %llu records in %llu chunks: the buffers were full.\n"
 			"Use a larger buffer (-m pages) or a lower rate (-F/-c).\n",
-			(unsigned long long)cmd->stats.lost,
-			(unsigned long long)cmd->stats.lost_chunks);
+			(unsigned long long)all->lost,
+			(unsigned long long)all->lost_chunks);
 	if (cmd->quiet)
 		return;
 	fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
-		(unsigned long long)cmd->stats.wakeups);
+		(unsigned long long)last->wakeups);
+	if (name[0])
+		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
 	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-		mb, cmd->writer.pipe ? "(pipe)" : cmd->output_name,
-		(unsigned long long)cmd->stats.samples);
+		mb, cmd->out.writer.pipe ? "(pipe)" : name[0] ? name : cmd->output_name,
+		(unsigned long long)last->samples);
 }
 
-static int record_start(struct record_cmd *cmd)
+static int record_map_rings(struct record_cmd *cmd)
 {
-	int err;
+	int err = record_rings__mmap(&cmd->rings, cmd->evlist, cmd->mmap_pages,
+				     cmd->overwrite);
 
-	if (cmd->argv) {
-		err = workload__prepare(&cmd->wl, cmd->argv);
-		if (err) {
-			fprintf(stderr, "perf record: cannot fork: %s\n",
-				strerror(-err));
-			return err;
-		}
-		if (record_is_workload_only(cmd))
-			cmd->evlist->threads->tid[0] = cmd->wl.pid;
-	}
-	err = record_open(cmd);
-	if (err)
-		return err;
-	err = record_rings__mmap(&cmd->rings, cmd->evlist, cmd->mmap_pages);
 	if (err)
 		fprintf(stderr, "perf record: cannot map the ring buffers: %s%s\n",
 			strerror(-err), err == -EPERM || err == -ENOMEM ?
@@ -451,70 +405,105 @@ static int record_start(struct record_cmd *cmd)
 	return err;
 }
 
-/* Exit status: the command's, else 0, or 1/255 on failures. */
-static int record_run(struct record_cmd *cmd)
+static int record_start(struct record_cmd *cmd)
 {
-	int err = record_start(cmd);
+	int err;
 
-	if (err)
-		goto out_kill;
-	err = perf_data_writer__open(&cmd->writer, cmd->output_name);
-	if (err) {
-		fprintf(stderr, "perf record: cannot create '%s': %s\n",
-			cmd->output_name, strerror(-err));
-		goto out_kill;
+	/* Said plainly: a forward buffer instead would not keep the newest. */
+	if (cmd->overwrite && !record_backward_supported()) {
+		fprintf(stderr, "perf record: --overwrite needs backward ring buffers (attr.write_backward), which this kernel refuses (EINVAL)\n");
+		return -EINVAL;
 	}
-	err = record_add_attrs(cmd);
-	if (!err)
-		err = record_add_tracing_data(cmd);
-	if (!err)
-		err = record_add_clock(cmd);
-	if (!err)
-		err = perf_header_info__set_cmdline(&cmd->writer.info,
-						    cmd->orig_argc,
-						    cmd->orig_argv);
-	if (!err)
-		err = perf_data_writer__begin(&cmd->writer);
-	if (!err)
-		err = record_synthesize(cmd);
-	if (err)
-		goto out_write_error;
-	if (!record_is_workload_only(cmd))
-		perf_evlist__enable(cmd->evlist);
 	if (cmd->argv) {
-		err = workload__start(&cmd->wl);
+		err = workload__prepare(&cmd->wl, cmd->argv);
 		if (err) {
-			fprintf(stderr, "perf record: cannot run '%s': %s\n",
-				cmd->argv[0], strerror(-err));
-			perf_data_writer__abort(&cmd->writer);
-			return 255;
+			fprintf(stderr, "perf record: cannot fork: %s\n",
+				strerror(-err));
+			return err;
 		}
+		cmd->out.cmd_pid = cmd->wl.pid;
+		if (record_is_workload_only(cmd))
+			cmd->evlist->threads->tid[0] = cmd->wl.pid;
 	}
-	err = record_loop(cmd);
+	err = record_open(cmd);
+	return err ? err : record_map_rings(cmd);
+}
+
+/*
+ * Counting starts; in overwrite mode before the file is created, so
+ * that once it exists (a dump may be asked for) the rings are filling.
+ */
+static int record_begin(struct record_cmd *cmd)
+{
+	int err;
+
+	if (cmd->overwrite && !record_is_workload_only(cmd))
+		perf_evlist__enable(cmd->evlist);
+	err = record_open_file(cmd);
+	if (err)
+		return err;
+	if (!cmd->overwrite && !record_is_workload_only(cmd))
+		perf_evlist__enable(cmd->evlist);
+	switch_output__arm(&cmd->so);
+	return 0;
+}
+
+/* Disable, take the last records, let the command go. */
+static int record_end(struct record_cmd *cmd, int err)
+{
 	perf_evlist__disable(cmd->evlist);
-	cmd->stats.wakeups++;	/* the final drain */
+	if (!cmd->overwrite) {
+		cmd->out.file.wakeups++;	/* the final drain */
+		if (!err)
+			err = record_drain(cmd);
+	}
 	if (!err)
-		err = record_drain(cmd);
-	if (err < 0)
-		goto out_write_error;
+		err = record_close_file(cmd);
 	/* Like a shell: the command gets the signal that stopped us. */
 	if (cmd->argv && record_done && !cmd->wl.reaped)
 		kill(cmd->wl.pid, record_signal ? record_signal : SIGTERM);
 	if (cmd->argv)
 		workload__wait(&cmd->wl, NULL);
-	if (!cmd->writer.pipe)
-		build_id_tracker__collect(&cmd->build_ids, &cmd->writer.info);
-	err = perf_data_writer__finish(&cmd->writer);
+	return err;
+}
+
+/* Exit status: the command's, else 0, or 1/255 on failures. */
+static int record_run(struct record_cmd *cmd)
+{
+	char name[PATH_MAX] = "";
+	int err = record_start(cmd);
+
+	if (!err)
+		err = record_begin(cmd);
+	if (err && !cmd->out.open)
+		goto out_kill;
 	if (err)
 		goto out_write_error;
-	record_report_done(cmd);
+	if (cmd->argv) {
+		err = workload__start(&cmd->wl);
+		if (err) {
+			fprintf(stderr, "perf record: cannot run '%s': %s\n",
+				cmd->argv[0], strerror(-err));
+			perf_data_writer__abort(&cmd->out.writer);
+			cmd->out.open = false;
+			return 255;
+		}
+	}
+	cmd->out.started = true;
+	err = record_end(cmd, record_loop(cmd));
+	if (err < 0)
+		goto out_write_error;
+	if (record_renames(cmd) && record_rename(cmd, name, sizeof(name)))
+		return 1;
+	record_report_done(cmd, name);
 	if (cmd->argv && cmd->wl.reaped)
 		return workload__exit_code(&cmd->wl);
 	return 0;
 out_write_error:
-	fprintf(stderr, "perf record: writing '%s' failed: %s\n",
+	fprintf(stderr, "perf record: %s '%s' failed: %s\n",
+		cmd->out.failed ? cmd->out.failed : "writing",
 		cmd->output_name, strerror(-err));
-	perf_data_writer__finish(&cmd->writer);
+	record_output__close(&cmd->out);
 out_kill:
 	if (cmd->argv)
 		workload__kill(&cmd->wl);
@@ -526,6 +515,23 @@ static const char * const record_usage[] = {
 	"perf record [<options>] -- <command> [<options>]",
 	NULL
 };
+
+/* A pipe cannot be renamed; overwritten rings cannot be measured. */
+static void record_check_switch(struct record_cmd *cmd,
+				const struct option *options)
+{
+	struct stat st;
+
+	if (!record_renames(cmd))
+		return;
+	if (!strcmp(cmd->output_name, "-") ||
+	    (!stat(cmd->output_name, &st) && S_ISFIFO(st.st_mode)))
+		usage_with_options_msg(record_usage, options,
+				       "--switch-output and --timestamp-filename need a file to rename, not a pipe");
+	if (cmd->overwrite && cmd->so.trigger == SWITCH_OUTPUT_SIZE)
+		usage_with_options_msg(record_usage, options,
+				       "--overwrite reads the rings only at a dump, so a size cannot trigger one: use --switch-output=signal or a time");
+}
 
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
@@ -548,6 +554,22 @@ static void record_check_options(struct record_cmd *cmd,
 	if (!cmd->mmap_pages || (cmd->mmap_pages & (cmd->mmap_pages - 1)))
 		usage_with_options_msg(record_usage, options,
 				       "-m needs a power of two number of pages");
+	record_check_switch(cmd, options);
+}
+
+/* What every file of the recording carries; 0 or 1 (said why). */
+static int record_init_output(struct record_cmd *cmd)
+{
+	int err;
+
+	cmd->out.evlist = cmd->evlist;
+	cmd->out.target = &cmd->target;
+	cmd->out.clockid = cmd->clockid;
+	err = record_output__init(&cmd->out);
+	if (err)
+		fprintf(stderr, "perf record: cannot read the tracepoint formats: %s\n",
+			strerror(-err));
+	return err ? 1 : 0;
 }
 
 int cmd_record(int argc, const char **argv)
@@ -592,17 +614,29 @@ int cmd_record(int argc, const char **argv)
 			    "raw tracepoint data in samples (always on for tracepoints)"),
 		OPT_STRING('k', "clockid", &cmd.clock_name, "clockid",
 			   "time stamps from this clock (monotonic, realtime, ...), with a time-of-day reference in the file"),
+		OPT_BOOLEAN(0, "overwrite", &cmd.overwrite,
+			    "rings keep the newest records, written at a dump or the end"),
+		{ .type = OPTION_CALLBACK, .long_name = "switch-output",
+		  .value = &cmd.so, .argh = "signal|size|time",
+		  .help = "new file at SIGUSR2, after SIZE (1M) or every TIME (2s)",
+		  .callback = switch_output__option, .optional_arg = true },
+		OPT_UINTEGER(0, "switch-max-files", &cmd.so.max_files, "n",
+			     "with --switch-output, keep only the newest n files"),
+		OPT_BOOLEAN(0, "timestamp-filename", &cmd.so.timestamp,
+			    "append the time of the end to the file name"),
+		OPT_BOOLEAN(0, "tail-synthesize", &cmd.out.tail_synthesize,
+			    "existing tasks and mappings at the end of each file"),
 		OPT_BOOLEAN('q', "quiet", &cmd.quiet, "no closing messages"),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()
 	};
 	int ret;
 
-	cmd.orig_argc = argc;
-	cmd.orig_argv = malloc((argc + 1) * sizeof(*argv));
-	if (!cmd.orig_argv)
+	cmd.out.argc = argc;
+	cmd.out.argv = malloc((argc + 1) * sizeof(*argv));
+	if (!cmd.out.argv)
 		return 1;
-	memcpy(cmd.orig_argv, argv, (argc + 1) * sizeof(*argv));
+	memcpy(cmd.out.argv, argv, (argc + 1) * sizeof(*argv));
 	argc = parse_options(argc - 1, argv + 1, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd.argv = argc ? argv + 1 : NULL;
@@ -615,16 +649,16 @@ int cmd_record(int argc, const char **argv)
 		return 1;
 	}
 	record_setup_attrs(&cmd);
-	if (build_id_tracker__init(&cmd.build_ids,
-				   cmd.evlist->first->attr.sample_type)) {
-		perf_evlist__delete(cmd.evlist);
-		return 1;
+	ret = record_init_output(&cmd);
+	if (!ret) {
+		if (cmd.verbose)
+			fprintf(stderr, "Using %s\n",
+				perf_backend_name(perf_backend()));
+		record_install_signals(&cmd);
+		ret = record_run(&cmd);
 	}
-	if (cmd.verbose)
-		fprintf(stderr, "Using %s\n", perf_backend_name(perf_backend()));
-	record_install_signals();
-	ret = record_run(&cmd);
-	build_id_tracker__exit(&cmd.build_ids);
+	record_output__exit(&cmd.out);
+	switch_output__exit(&cmd.so);
 	record_rings__unmap(&cmd.rings);
 	perf_evlist__delete(cmd.evlist);
 	return ret;

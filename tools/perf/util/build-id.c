@@ -24,6 +24,14 @@ void build_id_tracker__exit(struct build_id_tracker *bt)
 	machine__exit(&bt->machine);
 }
 
+void build_id_tracker__forget_hits(struct build_id_tracker *bt)
+{
+	if (bt->hit)
+		memset(bt->hit, 0, bt->hit_size * sizeof(*bt->hit));
+	bt->nr_hit = 0;
+	bt->kernel_hit = false;
+}
+
 static int hit_grow(struct build_id_tracker *bt)
 {
 	u32 size = bt->hit_size ? bt->hit_size * 2 : 64, i;

@@ -25,6 +25,8 @@ int build_id_tracker__init(struct build_id_tracker *bt, u64 sample_type);
 void build_id_tracker__exit(struct build_id_tracker *bt);
 int build_id_tracker__event(struct build_id_tracker *bt,
 			    const union perf_event *event);
+/* A new file begins: its build ids will be those its samples hit. */
+void build_id_tracker__forget_hits(struct build_id_tracker *bt);
 int build_id_tracker__collect(struct build_id_tracker *bt,
 			      struct perf_header_info *info);
 

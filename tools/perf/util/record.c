@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf record's kernel side: ring buffers per CPU or thread, draining
- * them into a sink, and records synthesized from /proc for tasks and
- * mappings that existed before recording started.
+ * them into a sink (or, for overwritable rings, taking snapshots), and
+ * records synthesized from /proc for tasks and mappings that existed
+ * before recording started.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <perf/backend.h>
 #include "event.h"
 #include "record.h"
 
@@ -36,8 +38,9 @@ static int rings__alloc(struct record_rings *rings, int nr)
 	return 0;
 }
 
+/* A backward ring is mapped read-only: the kernel then overwrites. */
 static int rings__attach(struct record_rings *rings, int idx, int fd,
-			 unsigned int data_pages)
+			 unsigned int data_pages, bool overwrite)
 {
 	struct perf_mmap *map;
 	int err;
@@ -50,7 +53,7 @@ static int rings__attach(struct record_rings *rings, int idx, int fd,
 	map = calloc(1, sizeof(*map));
 	if (!map)
 		return -ENOMEM;
-	err = perf_mmap__map(map, fd, data_pages, true);
+	err = perf_mmap__map(map, fd, data_pages, !overwrite);
 	if (err) {
 		free(map);
 		return err;
@@ -61,7 +64,7 @@ static int rings__attach(struct record_rings *rings, int idx, int fd,
 }
 
 int record_rings__mmap(struct record_rings *rings, struct perf_evlist *evlist,
-		       unsigned int data_pages)
+		       unsigned int data_pages, bool overwrite)
 {
 	bool per_thread = evlist->cpus->cpu[0] < 0;
 	struct perf_evsel *pos;
@@ -82,7 +85,7 @@ int record_rings__mmap(struct record_rings *rings, struct perf_evlist *evlist,
 					continue;
 				err = rings__attach(rings,
 						    ring_index(evlist, c, t),
-						    fd, data_pages);
+						    fd, data_pages, overwrite);
 				if (err)
 					return err;
 			}
@@ -106,6 +109,22 @@ void record_rings__unmap(struct record_rings *rings)
 	rings->maps = NULL;
 	rings->fds = NULL;
 	rings->nr = 0;
+}
+
+/* Stop or restart the kernel's writing into every ring. */
+int record_rings__pause(struct record_rings *rings, bool pause)
+{
+	int i, err, ret = 0;
+
+	for (i = 0; i < rings->nr; i++) {
+		if (!rings->maps[i])
+			continue;
+		err = perf_mmap__pause(rings->maps[i], pause);
+		/* Resume them all even if one fails. */
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
 }
 
 static void count_record(const struct perf_counter_header *h,
@@ -159,11 +178,50 @@ int record_rings__drain(struct record_rings *rings,
 	return stats->records - before;
 }
 
+/* What one backward ring holds since its last snapshot, oldest first. */
+static int ring_snapshot(struct perf_mmap *map, const struct record_sink *sink,
+			 struct record_stats *stats)
+{
+	const struct perf_counter_header *h;
+	int err = perf_mmap__read_init_backward(map);
+
+	if (err)
+		return err == -EAGAIN ? 0 : err;
+	while ((h = perf_mmap__read_event(map)) != NULL) {
+		count_record(h, stats);
+		err = sink->write(sink->ctx, h, h->size);
+		if (err)
+			return err;
+	}
+	perf_mmap__consume(map);
+	return 0;
+}
+
+int record_rings__snapshot(struct record_rings *rings,
+			   const struct record_sink *sink,
+			   struct record_stats *stats)
+{
+	u64 before = stats->records;
+	int i, err;
+
+	for (i = 0; i < rings->nr; i++) {
+		if (!rings->maps[i])
+			continue;
+		err = ring_snapshot(rings->maps[i], sink, stats);
+		if (err)
+			return err;
+	}
+	return stats->records - before;
+}
+
 /*
  * Wait for data; returns how many rings have some, 0 on time-out, or
  * -ENOENT once every counter has hung up (its tasks are all gone).
+ * Overwritable rings are not waited on for data, only for hang-ups:
+ * they are read when a snapshot is due, not when they fill.
  */
-int record_rings__poll(struct record_rings *rings, int timeout_ms)
+int record_rings__poll(struct record_rings *rings, int timeout_ms,
+		       bool overwrite)
 {
 	struct pollfd pfd[rings->nr ? rings->nr : 1];
 	int i, n = 0, ready = 0, hup = 0;
@@ -172,7 +230,7 @@ int record_rings__poll(struct record_rings *rings, int timeout_ms)
 		if (rings->fds[i] < 0)
 			continue;
 		pfd[n].fd = rings->fds[i];
-		pfd[n].events = POLLIN;
+		pfd[n].events = overwrite ? 0 : POLLIN;
 		n++;
 	}
 	if (poll(pfd, n, timeout_ms) <= 0)
@@ -407,4 +465,76 @@ int record_synthesize_kernel(size_t id_size, const struct record_sink *sink)
 	memcpy(u.m.filename, name, sizeof(name));
 	return sink_record(sink, &u, sizeof(u.m) + PERF_ALIGN8(sizeof(name)),
 			   id_size);
+}
+
+/* Open a disabled user-space cpu-clock on ourselves; the errno or 0. */
+static int probe_open(bool backward)
+{
+	struct perf_counter_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.write_backward = backward;
+	fd = perf_sys_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Older kernels (and perf_counter before backward buffers) refuse the
+ * write_backward bit with EINVAL; tell that apart from other reasons
+ * to refuse an open, which the real open reports better.
+ */
+bool record_backward_supported(void)
+{
+	return probe_open(true) != EINVAL || probe_open(false) == EINVAL;
+}
+
+/* Every process of a -p list once; each -t thread with its process's maps. */
+static int synthesize_task_list(const struct target *t, size_t id_size,
+				const struct record_sink *sink)
+{
+	const char *list = t->pid_list ? t->pid_list : t->tid_list;
+	const char *p = list;
+	int err = 0;
+
+	while (*p && !err) {
+		char *end;
+		pid_t id = strtol(p, &end, 10);
+
+		if (t->pid_list)
+			err = record_synthesize_process(id, id_size, sink);
+		else
+			err = record_synthesize_task_thread(id, id_size, sink);
+		p = *end ? end + 1 : end;
+	}
+	return err;
+}
+
+int record_synthesize_target(const struct target *t, pid_t cmd_pid,
+			     bool started, size_t id_size,
+			     const struct record_sink *sink)
+{
+	int err = record_synthesize_kernel(id_size, sink);
+
+	if (err)
+		return err;
+	if (target__has_cpus(t))
+		return record_synthesize_all(id_size, sink);
+	if (target__has_tasks(t))
+		return synthesize_task_list(t, id_size, sink);
+	if (cmd_pid <= 0)
+		return 0;
+	/* Before the exec only its name; later its threads and mappings. */
+	if (started)
+		return record_synthesize_process(cmd_pid, id_size, sink);
+	return record_synthesize_thread(cmd_pid, cmd_pid, id_size, sink);
 }

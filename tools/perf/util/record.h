@@ -4,6 +4,7 @@
 
 #include <perf/evlist.h>
 #include <perf/mmap.h>
+#include "target.h"
 
 /* Where drained and synthesized records go; returns 0 or -errno. */
 typedef int (*record_sink_fn)(void *ctx, const void *buf, size_t len);
@@ -31,13 +32,33 @@ struct record_rings {
 	int *fds;
 };
 
+/*
+ * Map the rings of the open counters of @evlist.  @overwrite maps them
+ * read-only, for counters opened with attr.write_backward: the kernel
+ * then keeps the newest records and overwrites the oldest.
+ */
 int record_rings__mmap(struct record_rings *rings, struct perf_evlist *evlist,
-		       unsigned int data_pages);
+		       unsigned int data_pages, bool overwrite);
 void record_rings__unmap(struct record_rings *rings);
+/* Forward rings: pass on what they hold and free the space. */
 int record_rings__drain(struct record_rings *rings,
 			const struct record_sink *sink,
 			struct record_stats *stats);
-int record_rings__poll(struct record_rings *rings, int timeout_ms);
+/*
+ * Overwritable rings: pass on, oldest first, what each ring holds that
+ * was written since its last snapshot (at most a ring's worth).  Pause
+ * the rings around it.  Returns the number of records or -errno.
+ */
+int record_rings__snapshot(struct record_rings *rings,
+			   const struct record_sink *sink,
+			   struct record_stats *stats);
+/* PERF_COUNTER_IOC_PAUSE_OUTPUT on every ring; 0 or the first -errno. */
+int record_rings__pause(struct record_rings *rings, bool pause);
+int record_rings__poll(struct record_rings *rings, int timeout_ms,
+		       bool overwrite);
+
+/* Whether the kernel takes attr.write_backward (overwritable rings). */
+bool record_backward_supported(void);
 
 /* Records for what existed before counting started, from /proc. */
 int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,
@@ -48,5 +69,13 @@ int record_synthesize_task_thread(pid_t tid, size_t id_size,
 				  const struct record_sink *sink);
 int record_synthesize_all(size_t id_size, const struct record_sink *sink);
 int record_synthesize_kernel(size_t id_size, const struct record_sink *sink);
+/*
+ * All of the above that @t needs: the kernel; for CPUs every process;
+ * for -p/-t those tasks; for a command (@cmd_pid) its name, or once it
+ * has @started (exec'd), its threads and mappings.
+ */
+int record_synthesize_target(const struct target *t, pid_t cmd_pid,
+			     bool started, size_t id_size,
+			     const struct record_sink *sink);
 
 #endif /* __PERF_UTIL_RECORD_H */
