@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <perf/parse-events.h>
 #include "array.h"
+#include "compress.h"
 #include "data.h"
 
 #ifndef PERF_VERSION
@@ -1755,6 +1756,7 @@ int perf_session__open(struct perf_session *s, const char *path)
 }
 
 static void queue_free(struct perf_session_queue *q);
+static void decomp_free(struct perf_session *s);
 
 void perf_session__close(struct perf_session *s)
 {
@@ -1776,6 +1778,7 @@ void perf_session__close(struct perf_session *s)
 	free(s->scratch);
 	free(s->own_tracing_data);
 	queue_free(s->queue);
+	decomp_free(s);
 	s->attrs = NULL;
 	s->ids.slots = NULL;
 	s->map = NULL;
@@ -1975,7 +1978,51 @@ static int begin_pass(struct perf_session *s)
 	s->finished = s->stream;
 	s->progress_next = s->data_offset + PROGRESS_STEP;
 	reset_stats(s);
+	decomp_free(s);
 	return 0;
+}
+
+static void decomp_free(struct perf_session *s)
+{
+	if (!s->decomp)
+		return;
+	perf_decompressor__exit(s->decomp);
+	free(s->decomp);
+	s->decomp = NULL;
+}
+
+typedef int (*record_fn)(struct perf_session *s, const u8 *rec, u64 pos,
+			 perf_session_event_fn fn, void *ctx);
+
+/*
+ * The records inside a COMPRESSED record go where the file's own
+ * records go, with its offset.  They live in a buffer that the next
+ * COMPRESSED record reuses: the time queue copies them.
+ */
+static int unpack(struct perf_session *s, const u8 *rec, u64 pos,
+		  record_fn one, perf_session_event_fn fn, void *ctx)
+{
+	const struct perf_counter_header h = rec_header(rec);
+	const void *inner;
+	int ret;
+
+	if (h.type != PERF_RECORD_COMPRESSED)
+		return 0;
+	if (!s->decomp)
+		s->decomp = calloc(1, sizeof(*s->decomp));
+	if (!s->decomp)
+		return -ENOMEM;
+	ret = perf_decompressor__feed(s->decomp, rec + sizeof(h),
+				      h.size - sizeof(h));
+	s->unpacking = true;
+	while (!ret && (ret = perf_decompressor__next(s->decomp, &inner)) > 0)
+		ret = one(s, inner, pos, fn, ctx);
+	s->unpacking = false;
+	if (ret == -EBADMSG)
+		return data_error(s, pos,
+				  "a COMPRESSED record that does not decompress to records: the data is corrupt",
+				  &h);
+	return ret;
 }
 
 static int end_pass(struct perf_session *s, int ret)
@@ -2001,6 +2048,8 @@ int perf_session__process_events(struct perf_session *s,
 		ret = process_user_record(s, rec, pos, total);
 		if (!ret)
 			ret = deliver(s, rec, pos, fn, ctx);
+		if (!ret)
+			ret = unpack(s, rec, pos, deliver, fn, ctx);
 		pos += total;
 		progress(s, pos, false);
 	}
@@ -2283,7 +2332,8 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e->time = time;
 	e->pos = pos;
 	e->chunk = NULL;
-	e->rec = s->stream ? queue_copy(q, rec, &e->chunk) : rec;
+	e->rec = s->stream || s->unpacking ? queue_copy(q, rec, &e->chunk) :
+		 rec;
 	if (!e->rec)
 		return -ENOMEM;
 	q->nr_incoming++;
@@ -2337,6 +2387,8 @@ int perf_session__process_events_ordered(struct perf_session *s,
 		ret = process_user_record(s, rec, pos, total);
 		if (!ret)
 			ret = ordered_one(s, rec, pos, fn, ctx);
+		if (!ret)
+			ret = unpack(s, rec, pos, ordered_one, fn, ctx);
 		pos += total;
 		progress(s, pos, false);
 	}

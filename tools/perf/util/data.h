@@ -156,6 +156,7 @@ struct perf_session_stats {
 #define PERF_SESSION_EMPTY (-ENODATA)
 
 struct perf_session_queue;
+struct perf_decompressor;
 
 struct perf_session {
 	char name[256];			/* the path, or "pipe"/"stdin" */
@@ -203,6 +204,8 @@ struct perf_session {
 
 	struct perf_session_stats stats;
 	struct perf_session_queue *queue;
+	struct perf_decompressor *decomp;	/* COMPRESSED records */
+	bool unpacking;			/* records come from decomp */
 
 	/*
 	 * Set after open to show progress: called every few MiB of

@@ -549,6 +549,13 @@ static int write_feat(struct perf_fbuf *b, int feat,
 	case HEADER_CLOCKID:
 		perf_fbuf__put_u64(b, info->clockid_res_ns);
 		return 0;
+	case HEADER_COMPRESSED:
+		perf_fbuf__put_u32(b, 0);	/* version */
+		perf_fbuf__put_u32(b, info->comp_type);
+		perf_fbuf__put_u32(b, info->comp_level);
+		perf_fbuf__put_u32(b, info->comp_ratio);
+		perf_fbuf__put_u32(b, info->comp_mmap_len);
+		return 0;
 	case HEADER_CLOCK_DATA:
 		perf_fbuf__put_u32(b, 1);	/* version */
 		perf_fbuf__put_u32(b, info->clockid);
