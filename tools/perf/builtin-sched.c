@@ -1,35 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf sched: record the scheduler tracepoints, and analyse them
- * (timehist).
+ * perf sched: record the scheduler tracepoints, analyse them
+ * (timehist), or keep the last seconds of them in memory (daemon).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <perf/tracefs.h>
 #include "builtin.h"
 #include "util/data.h"
 #include "util/parse-options.h"
 #include "util/report.h"
 #include "util/sched.h"
+#include "util/sched-daemon.h"
 #include "util/symbol.h"
 
 static const char * const sched_usage[] = {
 	"perf sched record [<options>] [-- <command>]",
 	"perf sched timehist [<options>]",
+	"perf sched daemon [<options>] -o DIR",
 	NULL
-};
-
-/*
- * What timehist reads, as Linux perf records it: sched_waking where the
- * kernel has it (it comes before the wakeup and counts the whole
- * delay), else sched_wakeup.
- */
-static const char * const sched_record_events[] = {
-	"sched:sched_switch", "sched:sched_stat_runtime",
-	"sched:sched_process_fork", "sched:sched_wakeup_new",
-	"sched:sched_migrate_task",
 };
 
 static int sched_record(int argc, const char **argv)
@@ -37,29 +27,102 @@ static int sched_record(int argc, const char **argv)
 	static const char * const fixed[] = {
 		"record", "-a", "-R", "-m", "1024", "-c", "1",
 	};
-	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
-	size_t nev = sizeof(sched_record_events) / sizeof(sched_record_events[0]);
+	size_t nfixed = ARRAY_SIZE(fixed);
+	const char *events[SCHED_MAX_EVENTS];
+	int nev = sched_events(events, false);
 	const char **rargv;
 	int rargc = 0, i, ret;
 	size_t j;
 
-	rargv = calloc(nfixed + 2 * nev + 2 + argc + 1, sizeof(*rargv));
+	rargv = calloc(nfixed + 2 * nev + argc + 1, sizeof(*rargv));
 	if (!rargv)
 		return 1;
 	for (j = 0; j < nfixed; j++)
 		rargv[rargc++] = fixed[j];
-	for (j = 0; j < nev; j++) {
+	for (i = 0; i < nev; i++) {
 		rargv[rargc++] = "-e";
-		rargv[rargc++] = sched_record_events[j];
+		rargv[rargc++] = events[i];
 	}
-	rargv[rargc++] = "-e";
-	rargv[rargc++] = tracefs_event_id("sched", "sched_waking") >= 0 ?
-			 "sched:sched_waking" : "sched:sched_wakeup";
 	for (i = 1; i < argc; i++)
 		rargv[rargc++] = argv[i];
 	rargv[rargc] = NULL;
 	ret = cmd_record(rargc, rargv);
 	free(rargv);
+	return ret;
+}
+
+static const char * const daemon_usage[] = {
+	"perf sched daemon [-g] [-C] [-K] -o DIR [--seconds N] [--max-size SIZE] [--pid-file FILE]",
+	NULL
+};
+
+static int daemon_size(const struct option *opt, const char *arg, int unset)
+{
+	(void)unset;
+	if (!sched_daemon__parse_size(arg, opt->value))
+		return 0;
+	fprintf(stderr, "  Error: --max-size takes bytes with an optional K, M or G: '%s'\n",
+		arg);
+	return -1;
+}
+
+static int sched_daemon(int argc, const char **argv)
+{
+	struct sched_daemon_opts o = {
+		.seconds = SCHED_DAEMON_SECONDS,
+		.max_bytes = SCHED_DAEMON_MAX_BYTES,
+		.mmap_pages = SCHED_DAEMON_PAGES,
+		.comp_level = 1,
+		.argc = argc,
+	};
+	const struct option options[] = {
+		OPT_STRING('o', "output-dir", &o.dir, "dir",
+			   "write the dumps to this directory"),
+		OPT_BOOLEAN('g', "call-graph", &o.callchain,
+			    "record call chains (frame pointers)"),
+		OPT_BOOLEAN('C', "compress", &o.compress,
+			    "compress the dumps with zstd"),
+		OPT_INTEGER(0, "compression-level", &o.comp_level, "n",
+			    "zstd level for -C (default 1)"),
+		OPT_BOOLEAN('K', "kvm", &o.kvm,
+			    "record kvm:kvm_entry and kvm:kvm_exit too"),
+		OPT_UINTEGER(0, "seconds", &o.seconds, "n",
+			     "keep the last n seconds (default 60)"),
+		OPT_CALLBACK(0, "max-size", &o.max_bytes, "size",
+			     "memory for records at most (default 128M)",
+			     daemon_size),
+		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "pages",
+			     "ring buffer data pages per CPU (power of two, default 128)"),
+		OPT_STRING(0, "pid-file", &o.pid_file, "file",
+			   "write the daemon's pid here (removed at exit)"),
+		OPT_END()
+	};
+
+	int ret;
+
+	/* Parsing reorders argv: the file's cmdline feature wants it whole. */
+	o.argv = malloc((argc + 1) * sizeof(*argv));
+	if (!o.argv)
+		return 1;
+	memcpy(o.argv, argv, (argc + 1) * sizeof(*argv));
+	argc = parse_options(argc - 1, argv + 1, options, daemon_usage, 0);
+	if (argc)
+		usage_with_options_msg(daemon_usage, options,
+				       "unexpected argument '%s'", argv[1]);
+	if (!o.dir)
+		usage_with_options_msg(daemon_usage, options,
+				       "-o DIR is needed: where the dumps go");
+	if (!o.seconds)
+		usage_with_options_msg(daemon_usage, options,
+				       "--seconds needs a positive number");
+	if (!o.mmap_pages || (o.mmap_pages & (o.mmap_pages - 1)))
+		usage_with_options_msg(daemon_usage, options,
+				       "-m needs a power of two number of pages");
+	if (o.comp_level < 1 || o.comp_level > 22)
+		usage_with_options_msg(daemon_usage, options,
+				       "--compression-level takes 1 to 22");
+	ret = sched_daemon__run(&o);
+	free(o.argv);
 	return ret;
 }
 
@@ -175,15 +238,17 @@ static int sched_timehist(int argc, const char **argv)
 int cmd_sched(int argc, const char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s\n   or: %s\n", sched_usage[0],
-			sched_usage[1]);
+		fprintf(stderr, "usage: %s\n   or: %s\n   or: %s\n",
+			sched_usage[0], sched_usage[1], sched_usage[2]);
 		return 129;
 	}
 	if (!strcmp(argv[1], "record"))
 		return sched_record(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "timehist"))
 		return sched_timehist(argc - 1, argv + 1);
-	fprintf(stderr, "perf sched: unknown subcommand '%s' (record, timehist)\n",
+	if (!strcmp(argv[1], "daemon"))
+		return sched_daemon(argc - 1, argv + 1);
+	fprintf(stderr, "perf sched: unknown subcommand '%s' (record, timehist, daemon)\n",
 		argv[1]);
 	return 129;
 }

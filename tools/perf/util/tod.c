@@ -66,6 +66,20 @@ int tod_take_reference(int clockid, struct tod *tod)
 	return 0;
 }
 
+int tod_set_header(struct perf_header_info *info, int clockid)
+{
+	struct timespec res = { 0 };
+	struct tod tod;
+	int err = tod_take_reference(clockid, &tod);
+
+	if (err)
+		return err;
+	clock_getres(clockid, &res);
+	perf_header_info__set_clock(info, clockid, ts_ns(&res), tod.tod_ns,
+				    tod.clock_ns);
+	return 0;
+}
+
 void tod_from_header(const struct perf_header_info *info, struct tod *tod)
 {
 	memset(tod, 0, sizeof(*tod));

@@ -26,6 +26,12 @@ int tod_parse_clockid(const char *name);
 /* Take a reference pair for @clockid now; 0 or -errno. */
 int tod_take_reference(int clockid, struct tod *tod);
 
+/*
+ * The CLOCKID and CLOCK_DATA features of a recording whose events are
+ * stamped by @clockid, with a reference taken now; 0 or -errno.
+ */
+int tod_set_header(struct perf_header_info *info, int clockid);
+
 /* The reference stored in a file's header, if it has one. */
 void tod_from_header(const struct perf_header_info *info, struct tod *tod);
 

@@ -243,6 +243,22 @@ int trace_data__build(struct perf_fbuf *b, const char * const *events,
 	return trace_data__build_exact(b, events, nr);
 }
 
+int trace_data__set_header(struct perf_header_info *info,
+			   const char * const *events, int nr)
+{
+	struct perf_fbuf b = { 0 };
+	int err = trace_data__build(&b, events, nr);
+
+	if (err) {
+		perf_fbuf__free(&b);
+		return err;
+	}
+	info->tracing_data = b.data;
+	info->tracing_data_size = b.len;
+	perf_feat_set(info->features, HEADER_TRACING_DATA);
+	return 0;
+}
+
 static int trace_data__build_exact(struct perf_fbuf *b,
 				   const char * const *events, int nr)
 {

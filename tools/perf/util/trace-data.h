@@ -38,6 +38,13 @@ int trace_data__build(struct perf_fbuf *b, const char * const *events,
 		      int nr);
 
 /*
+ * The TRACING_DATA feature of @info for the tracepoints @events, built
+ * as trace_data__build() does; the blob then belongs to @info.
+ */
+int trace_data__set_header(struct perf_header_info *info,
+			   const char * const *events, int nr);
+
+/*
  * Parse a tracing data blob into a new libtraceevent handle.  NULL on
  * failure, with the reason in @err.
  */
