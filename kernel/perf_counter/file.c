@@ -397,8 +397,9 @@ static long perf_counter_ioctl(struct file *file, unsigned int cmd,
 		return perf_counter_set_output(counter, arg);
 	case PERF_COUNTER_IOC_SET_FILTER:
 		return perf_counter_tp_set_filter(counter, (void __user *)arg);
-	case PERF_COUNTER_IOC_SET_BPF:
 	case PERF_COUNTER_IOC_PAUSE_OUTPUT:
+		return perf_counter_pause_output(counter, arg);
+	case PERF_COUNTER_IOC_SET_BPF:
 	case PERF_COUNTER_IOC_QUERY_BPF:
 	case PERF_COUNTER_IOC_MODIFY_ATTRIBUTES:
 		/* Known, but not something this subsystem does (yet). */

@@ -117,6 +117,8 @@ struct perf_counter_buffer {
 	unsigned long			size;		/* data bytes */
 	unsigned long			nr_pages;
 	bool				overwrite;	/* mapped read-only */
+	bool				backward;	/* head moves down */
+	bool				paused;		/* records dropped */
 	void				*base;		/* control page + data */
 	struct perf_counter_mmap_page	*user_page;
 	void				*data;
@@ -290,8 +292,10 @@ void perf_counter_adjust_freq(struct perf_counter *counter);
 bool perf_counter_ctx_rotate(struct perf_counter_context *ctx, u64 now);
 
 /* ring_buffer.c */
+#define PERF_COUNTER_RB_OVERWRITE	0x1	/* ignore data_tail */
+#define PERF_COUNTER_RB_BACKWARD	0x2	/* attr.write_backward */
 struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
-						      bool overwrite);
+						      unsigned int flags);
 void perf_counter_buffer_put(struct perf_counter_buffer *rb);
 void perf_counter_buffer_join(struct perf_counter_buffer *rb,
 			      struct perf_counter *counter);
@@ -305,6 +309,7 @@ void perf_counter_output_copy(struct perf_counter_output *out,
 void perf_counter_output_end(struct perf_counter_output *out, bool sample);
 u64 perf_counter_buffer_lost(struct perf_counter_buffer *rb);
 bool perf_counter_buffer_readable(struct perf_counter_buffer *rb);
+void perf_counter_buffer_pause(struct perf_counter_buffer *rb, bool pause);
 
 /* mmap.c: user space mappings of the buffer, SET_OUTPUT */
 void perf_counter_set_buffer(struct perf_counter *counter,
@@ -312,6 +317,7 @@ void perf_counter_set_buffer(struct perf_counter *counter,
 int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma);
 void perf_counter_user_page_update(struct perf_counter *counter);
 long perf_counter_set_output(struct perf_counter *counter, int fd);
+long perf_counter_pause_output(struct perf_counter *counter, bool pause);
 
 /* output.c: records */
 u64 perf_counter_primary_id(const struct perf_counter *counter);

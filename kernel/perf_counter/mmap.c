@@ -152,6 +152,22 @@ static void buffer_set_wakeups(struct perf_counter_buffer *rb,
 	}
 }
 
+/*
+ * Mapped without PROT_WRITE, user space cannot move data_tail: the
+ * buffer overwrites.  The direction is the mapping counter's.
+ */
+static unsigned int buffer_flags(const struct perf_counter *counter,
+				 const struct vm_area_struct *vma)
+{
+	unsigned int flags = 0;
+
+	if (!(vma->vm_flags & VM_WRITE))
+		flags |= PERF_COUNTER_RB_OVERWRITE;
+	if (counter->attr.write_backward)
+		flags |= PERF_COUNTER_RB_BACKWARD;
+	return flags;
+}
+
 static struct perf_counter_buffer *
 counter_map_buffer(struct perf_counter *counter, unsigned long nr_pages,
 		   struct vm_area_struct *vma)
@@ -171,7 +187,7 @@ counter_map_buffer(struct perf_counter *counter, unsigned long nr_pages,
 		}
 		goto out;
 	}
-	rb = perf_counter_buffer_alloc(nr_pages, !(vma->vm_flags & VM_WRITE));
+	rb = perf_counter_buffer_alloc(nr_pages, buffer_flags(counter, vma));
 	if (!rb) {
 		rb = ERR_PTR(-ENOMEM);
 		goto out;
@@ -283,6 +299,9 @@ static bool output_compatible(struct perf_counter *counter,
 {
 	if (counter == target || target->cpu != counter->cpu)
 		return false;
+	/* One buffer, one direction: records of both could not be walked. */
+	if (counter->attr.write_backward != target->attr.write_backward)
+		return false;
 	return counter->cpu != -1 || target->ctx->task == counter->ctx->task;
 }
 
@@ -346,5 +365,21 @@ long perf_counter_set_output(struct perf_counter *counter, int fd)
 out:
 	if (old)
 		perf_counter_buffer_put(old);
+	return err;
+}
+
+/* PERF_COUNTER_IOC_PAUSE_OUTPUT: on the buffer @counter writes into. */
+long perf_counter_pause_output(struct perf_counter *counter, bool pause)
+{
+	struct perf_counter_buffer *rb;
+	long err = -EINVAL;
+
+	mutex_lock(&counter->mmap_mutex);
+	rb = counter_buffer_locked(counter);
+	if (rb) {
+		perf_counter_buffer_pause(rb, pause);
+		err = 0;
+	}
+	mutex_unlock(&counter->mmap_mutex);
 	return err;
 }

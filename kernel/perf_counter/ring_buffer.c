@@ -20,6 +20,14 @@
  *  - Without room (the buffer is mapped writable and user space has not
  *    moved data_tail far enough) the record is dropped and counted; the
  *    next writer that finds room first writes a PERF_RECORD_LOST.
+ *  - A backward buffer (attr.write_backward) moves head down instead:
+ *    each record is reserved just below the previous one, so data_head
+ *    is where the newest record starts and a reader walks forward from
+ *    it to older ones.  Mapped read-only, that is the one layout in
+ *    which the records that survive overwriting can still be found.
+ *  - Output can be paused (PERF_COUNTER_IOC_PAUSE_OUTPUT): records are
+ *    then dropped and counted as lost, and the pause waits for writers
+ *    in flight, so that the buffer holds still while user space reads.
  *
  * Wakeups are deferred to an irq_work: writers may run in NMI context or
  * under the scheduler's locks.  They go to every counter writing here
@@ -32,6 +40,7 @@
  * counter that mapped the buffer (rb->owner) is let go only then.
  */
 
+#include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -73,9 +82,12 @@ void perf_counter_buffer_leave(struct perf_counter_buffer *rb,
 	spin_unlock_irqrestore(&rb->waiters_lock, flags);
 }
 
-/* A buffer of @nr_pages data pages (0 or a power of two). */
+/*
+ * A buffer of @nr_pages data pages (0 or a power of two); @flags are
+ * PERF_COUNTER_RB_OVERWRITE and PERF_COUNTER_RB_BACKWARD.
+ */
 struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
-						      bool overwrite)
+						      unsigned int flags)
 {
 	struct perf_counter_buffer *rb;
 
@@ -91,7 +103,8 @@ struct perf_counter_buffer *perf_counter_buffer_alloc(unsigned long nr_pages,
 	rb->data = rb->base + PAGE_SIZE;
 	rb->size = nr_pages << PAGE_SHIFT;
 	rb->nr_pages = nr_pages;
-	rb->overwrite = overwrite;
+	rb->overwrite = flags & PERF_COUNTER_RB_OVERWRITE;
+	rb->backward = flags & PERF_COUNTER_RB_BACKWARD;
 	/* Until mmap applies the counter's wishes: half full. */
 	rb->watermark = rb->size / 2;
 	rb->wakeup_events = INT_MAX;
@@ -129,11 +142,16 @@ void perf_counter_buffer_put(struct perf_counter_buffer *rb)
 	queue_rcu_work(system_wq, &rb->free_work);
 }
 
-/* Is there room for @size bytes at @head?  Mapped read-only: always. */
+/*
+ * Is there room for @size bytes at @head?  Mapped read-only: always.
+ * Forward, user space still needs [data_tail, head); backward, where
+ * data_tail starts at 0 and moves down as the oldest records are read,
+ * it needs [head, data_tail).
+ */
 static bool rb_has_room(struct perf_counter_buffer *rb, unsigned long head,
 			unsigned long size)
 {
-	unsigned long tail;
+	unsigned long tail, used;
 
 	if (rb->overwrite)
 		return size <= rb->size;
@@ -143,34 +161,45 @@ static bool rb_has_room(struct perf_counter_buffer *rb, unsigned long head,
 	 * space stores data_tail only after it has read the records.
 	 */
 	smp_mb();
-	return head - tail + size <= rb->size;
+	used = rb->backward ? tail - head : head - tail;
+	return used <= rb->size && used + size <= rb->size;
 }
 
 /*
- * Reserve @size bytes.  Returns the offset of the reservation, or -1 if
- * there is no room (the caller then counts a lost record).  The caller
- * is counted in rb->writers either way and must call rb_commit().
+ * Reserve @size bytes; *@pos gets where the record starts.  False if
+ * there is no room or output is paused (the caller then counts a lost
+ * record).  The caller is counted in rb->writers either way and must
+ * call rb_commit().
  */
-static long rb_reserve(struct perf_counter_buffer *rb, unsigned long size)
+static bool rb_reserve(struct perf_counter_buffer *rb, unsigned long size,
+		       unsigned long *pos)
 {
-	unsigned long head;
+	unsigned long head, next;
 
 	atomic_inc(&rb->writers);
-	/* Counted in before reserving: see rb_commit()'s reads. */
+	/*
+	 * Counted in before reserving: see rb_commit()'s reads.  Also
+	 * before the read of paused: see perf_counter_buffer_pause().
+	 */
 	smp_mb__after_atomic();
+	if (READ_ONCE(rb->paused))
+		return false;
 	do {
 		head = atomic_long_read(&rb->head);
 		if (!rb_has_room(rb, head, size))
-			return -1;
-	} while (atomic_long_cmpxchg(&rb->head, head, head + size) != head);
-	return head;
+			return false;
+		next = rb->backward ? head - size : head + size;
+	} while (atomic_long_cmpxchg(&rb->head, head, next) != head);
+	*pos = rb->backward ? next : head;
+	return true;
 }
 
 static void rb_maybe_wakeup(struct perf_counter_buffer *rb, unsigned long head)
 {
 	unsigned long last = atomic_long_read(&rb->wakeup_head);
+	unsigned long written = rb->backward ? last - head : head - last;
 
-	if (head - last < rb->watermark &&
+	if (written < rb->watermark &&
 	    atomic_read(&rb->pending_events) < rb->wakeup_events)
 		return;
 	if (atomic_long_cmpxchg(&rb->wakeup_head, last, head) != last)
@@ -259,8 +288,8 @@ int perf_counter_output_begin(struct perf_counter_output *out,
 			      struct perf_counter *counter, unsigned int size)
 {
 	unsigned int lost_size = 0;
+	unsigned long pos;
 	u64 lost;
-	long pos;
 
 	if (!rb->size)
 		return -ENOSPC;
@@ -268,8 +297,7 @@ int perf_counter_output_begin(struct perf_counter_output *out,
 	lost = atomic64_xchg(&rb->lost, 0);
 	if (lost)
 		lost_size = perf_counter_lost_size(counter);
-	pos = rb_reserve(rb, size + lost_size);
-	if (pos < 0) {
+	if (!rb_reserve(rb, size + lost_size, &pos)) {
 		atomic64_add(lost + 1, &rb->lost);
 		atomic64_inc(&(counter->parent ?: counter)->lost_samples);
 		rb_commit(rb);
@@ -286,7 +314,8 @@ int perf_counter_output_begin(struct perf_counter_output *out,
 void perf_counter_output_copy(struct perf_counter_output *out,
 			      const void *src, unsigned int len)
 {
-	if (WARN_ON_ONCE(out->pos + len > out->end))
+	/* Distances, not positions: a backward record may end at 0. */
+	if (WARN_ON_ONCE(len > out->end - out->pos))
 		return;
 	rb_copy(out->rb, out->pos, src, len);
 	out->pos += len;
@@ -312,4 +341,29 @@ bool perf_counter_buffer_readable(struct perf_counter_buffer *rb)
 	struct perf_counter_mmap_page *up = rb->user_page;
 
 	return READ_ONCE(up->data_head) != READ_ONCE(up->data_tail);
+}
+
+/*
+ * PERF_COUNTER_IOC_PAUSE_OUTPUT: @pause stops output into @rb, and
+ * returns only once no writer is in flight, so that nothing in the
+ * buffer changes until output is resumed.  A writer counts itself in
+ * before it reads rb->paused, and we read rb->writers after storing it:
+ * once we have seen no writer, every later one sees the pause.
+ */
+void perf_counter_buffer_pause(struct perf_counter_buffer *rb, bool pause)
+{
+	unsigned int spins = 0;
+
+	WRITE_ONCE(rb->paused, pause);
+	if (!pause)
+		return;
+	/* Pairs with rb_reserve(): the flag stored before writers read. */
+	smp_mb();
+	/* Writers are short; one preempted in a record needs its CPU. */
+	while (atomic_read(&rb->writers)) {
+		if (++spins < 1000)
+			cpu_relax();
+		else
+			usleep_range(50, 100);
+	}
 }

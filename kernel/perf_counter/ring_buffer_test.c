@@ -9,7 +9,9 @@
  */
 
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -18,11 +20,11 @@
 #define TEST_SIZE	PAGE_SIZE
 
 static struct perf_counter_buffer *new_buffer(struct kunit *test,
-					      bool overwrite)
+					      unsigned int flags)
 {
 	struct perf_counter_buffer *rb;
 
-	rb = perf_counter_buffer_alloc(1, overwrite);
+	rb = perf_counter_buffer_alloc(1, flags);
 	KUNIT_ASSERT_NOT_NULL(test, rb);
 	KUNIT_ASSERT_EQ(test, rb->size, TEST_SIZE);
 	return rb;
@@ -64,7 +66,7 @@ static void finish(struct perf_counter_output *out, u8 byte)
 	u8 fill[64];
 
 	memset(fill, byte, sizeof(fill));
-	while (out->pos < out->end)
+	while (out->pos != out->end)
 		perf_counter_output_copy(out, fill,
 					 min_t(unsigned long, sizeof(fill),
 					       out->end - out->pos));
@@ -101,7 +103,7 @@ static u8 byte_at(struct perf_counter_buffer *rb, unsigned long pos)
  */
 static void nested_writer_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *counter = new_writer(test);
 	struct perf_counter_output outer;
 
@@ -126,7 +128,7 @@ static void nested_writer_test(struct kunit *test)
 /* Two levels deep, and the innermost published by the outermost. */
 static void nested_twice_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *counter = new_writer(test);
 	struct perf_counter_output task, irq;
 
@@ -168,7 +170,7 @@ static void nest_writer(struct perf_counter_buffer *rb)
  */
 static void commit_retry_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *counter = new_writer(test);
 	struct perf_counter_output outer;
 
@@ -202,7 +204,7 @@ static void commit_retry_test(struct kunit *test)
  */
 static void lost_accounting_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *counter = new_writer(test);
 	unsigned int lost_size = perf_counter_lost_size(counter);
 	u64 *lost_body;
@@ -239,7 +241,7 @@ static void lost_accounting_test(struct kunit *test)
  */
 static void wrap_and_tail_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *counter = new_writer(test);
 	unsigned long pos;
 
@@ -265,7 +267,7 @@ static void wrap_and_tail_test(struct kunit *test)
 /* Mapped read-only, the buffer overwrites: user space has no tail. */
 static void overwrite_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, true);
+	struct perf_counter_buffer *rb = new_buffer(test, PERF_COUNTER_RB_OVERWRITE);
 	struct perf_counter *counter = new_writer(test);
 	int i;
 
@@ -274,6 +276,369 @@ static void overwrite_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, data_head(rb), 10 * 1024);
 	KUNIT_EXPECT_EQ(test, perf_counter_buffer_lost(rb), 0);
 	KUNIT_EXPECT_EQ(test, byte_at(rb, 9 * 1024 + 100), 9);
+	perf_counter_buffer_put(rb);
+}
+
+#define BACKWARD_OVERWRITE	(PERF_COUNTER_RB_BACKWARD | PERF_COUNTER_RB_OVERWRITE)
+
+/*
+ * Walk a backward buffer's @data (@size bytes) from @head the way a
+ * reader does: forward through older and older records, up to a header
+ * of size 0 (never written) or one that would reach past one buffer
+ * size from @head.  The types of the records found go into @types (at
+ * most @max); returns how many there were, or -1 on a malformed size.
+ */
+static int walk_backward(const void *data, unsigned long size, u64 head,
+			 u32 *types, int max)
+{
+	const struct perf_counter_header *hdr;
+	u64 pos = head;
+	int n = 0;
+
+	while (n < max && pos - head + sizeof(*hdr) <= size) {
+		hdr = data + (pos & (size - 1));
+		if (!hdr->size)
+			break;
+		if (hdr->size < sizeof(*hdr) || (hdr->size & 7))
+			return -1;
+		if (pos - head + hdr->size > size)
+			break;
+		types[n++] = hdr->type;
+		pos += hdr->size;
+	}
+	return n;
+}
+
+/* Does the record at @pos hold @byte from its header to its end? */
+static bool record_filled(struct perf_counter_buffer *rb, u64 pos, u8 byte)
+{
+	const struct perf_counter_header *hdr = header_at(rb, pos);
+	unsigned int i;
+
+	for (i = sizeof(*hdr); i < hdr->size; i++)
+		if (byte_at(rb, pos + i) != byte)
+			return false;
+	return true;
+}
+
+/*
+ * Written backward, data_head is where the newest record starts and
+ * it runs down from 0; the records are found by walking forward from
+ * it, newest first, until the unwritten (zeroed) space.
+ */
+static void backward_layout_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, BACKWARD_OVERWRITE);
+	struct perf_counter *counter = new_writer(test);
+	u32 types[8];
+
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 1, 1000, 1), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), (u64)-1000);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 2, 96, 2), 0);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 3, 8, 3), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), (u64)-1104);
+
+	KUNIT_EXPECT_EQ(test, header_at(rb, -1104)->type, 3);
+	KUNIT_EXPECT_EQ(test, header_at(rb, -1096)->type, 2);
+	KUNIT_EXPECT_EQ(test, header_at(rb, -1000)->type, 1);
+	KUNIT_EXPECT_TRUE(test, record_filled(rb, -1000, 1));
+	KUNIT_EXPECT_TRUE(test, record_filled(rb, -1096, 2));
+	KUNIT_ASSERT_EQ(test, walk_backward(rb->data, rb->size, data_head(rb),
+					    types, ARRAY_SIZE(types)), 3);
+	KUNIT_EXPECT_EQ(test, types[0], 3);
+	KUNIT_EXPECT_EQ(test, types[1], 2);
+	KUNIT_EXPECT_EQ(test, types[2], 1);
+	perf_counter_buffer_put(rb);
+}
+
+/*
+ * Mapped read-only, a backward buffer overwrites its oldest records and
+ * never loses new ones.  After many wraps the walk from data_head finds
+ * the newest records, in order, whole, covering the buffer but for less
+ * than one record; a record cut by the end of that window is not found.
+ */
+static void backward_wrap_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, BACKWARD_OVERWRITE);
+	struct perf_counter *counter = new_writer(test);
+	static const unsigned int sizes[] = { 24, 40, 56, 72, 200, 8 };
+	unsigned int covered = 0;
+	u64 head, written = 0;
+	int i, n, last = 999;
+	u32 *types;
+
+	types = kunit_kcalloc(test, TEST_SIZE / 8, sizeof(u32), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, types);
+
+	for (i = 0; i <= last; i++) {
+		unsigned int size = sizes[i % ARRAY_SIZE(sizes)];
+
+		KUNIT_ASSERT_EQ(test, write_record(rb, counter, i, size, i), 0);
+		written += size;
+	}
+	head = data_head(rb);
+	KUNIT_EXPECT_EQ(test, head, -written);
+	KUNIT_EXPECT_EQ(test, perf_counter_buffer_lost(rb), 0);
+
+	n = walk_backward(rb->data, rb->size, head, types, TEST_SIZE / 8);
+	KUNIT_ASSERT_GT(test, n, 0);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, types[i], last - i);
+		KUNIT_EXPECT_TRUE(test, record_filled(rb, head + covered,
+						      (u8)(last - i)));
+		covered += header_at(rb, head + covered)->size;
+	}
+	/* The next older record did not fit in what is left. */
+	KUNIT_EXPECT_GT(test, covered + sizes[(last - n) % ARRAY_SIZE(sizes)],
+			(unsigned int)TEST_SIZE);
+	KUNIT_EXPECT_LE(test, covered, (unsigned int)TEST_SIZE);
+	perf_counter_buffer_put(rb);
+}
+
+/*
+ * A backward record that crosses the start of the data area continues
+ * at its end; the record it overwrote the tail of is cut off the walk.
+ */
+static void backward_straddle_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, BACKWARD_OVERWRITE);
+	struct perf_counter *counter = new_writer(test);
+	u32 types[8];
+
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 1, 1504, 1), 0);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 2, 1504, 2), 0);
+	/* From 4096 - 4512 % 4096 = 3680 through the end and on to 1088. */
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 3, 1504, 3), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), (u64)-4512);
+	KUNIT_EXPECT_EQ(test, byte_at(rb, TEST_SIZE - 1), 3);
+	KUNIT_EXPECT_EQ(test, byte_at(rb, 0), 3);
+	KUNIT_EXPECT_TRUE(test, record_filled(rb, -4512, 3));
+	KUNIT_EXPECT_EQ(test, walk_backward(rb->data, rb->size, data_head(rb),
+					    types, ARRAY_SIZE(types)), 2);
+	KUNIT_EXPECT_EQ(test, types[0], 3);
+	KUNIT_EXPECT_EQ(test, types[1], 2);
+	perf_counter_buffer_put(rb);
+}
+
+/*
+ * Mapped writable, a backward buffer honours data_tail, which runs down
+ * from 0 as the reader takes the oldest records: no room is lost room,
+ * reported once there is room again.
+ */
+static void backward_tail_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test,
+						    PERF_COUNTER_RB_BACKWARD);
+	struct perf_counter *counter = new_writer(test);
+	unsigned int lost_size = perf_counter_lost_size(counter);
+	u64 head;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, write_record(rb, counter, 1, 1024, i), 0);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 2, 8, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, perf_counter_buffer_lost(rb), 1);
+	KUNIT_EXPECT_EQ(test, data_head(rb), (u64)-TEST_SIZE);
+	/* The oldest record is read: [-1024, 0) is free again. */
+	WRITE_ONCE(rb->user_page->data_tail, (u64)-1024);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 3, 64, 3), 0);
+	head = data_head(rb);
+	KUNIT_EXPECT_EQ(test, head, (u64)-TEST_SIZE - 64 - lost_size);
+	KUNIT_EXPECT_EQ(test, header_at(rb, head)->type, PERF_RECORD_LOST);
+	KUNIT_EXPECT_EQ(test, header_at(rb, head + lost_size)->type, 3);
+	/* The second oldest, still unread, was not touched. */
+	KUNIT_EXPECT_EQ(test, byte_at(rb, -1025), 1);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 4, 1024 - 64 -
+					   lost_size + 8, 4), -ENOSPC);
+	perf_counter_buffer_put(rb);
+}
+
+/*
+ * Paused, a buffer takes no record and counts each as lost; resumed, it
+ * reports them in a LOST record ahead of the next one.
+ */
+static void pause_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
+	struct perf_counter *counter = new_writer(test);
+	unsigned int lost_size = perf_counter_lost_size(counter);
+
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 1, 64, 1), 0);
+	perf_counter_buffer_pause(rb, true);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 2, 64, 2), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 2, 64, 2), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, data_head(rb), 64);
+	KUNIT_EXPECT_EQ(test, perf_counter_buffer_lost(rb), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rb->writers), 0);
+	perf_counter_buffer_pause(rb, false);
+	KUNIT_EXPECT_EQ(test, write_record(rb, counter, 3, 64, 3), 0);
+	KUNIT_EXPECT_EQ(test, data_head(rb), 128 + lost_size);
+	KUNIT_EXPECT_EQ(test, header_at(rb, 64)->type, PERF_RECORD_LOST);
+	KUNIT_EXPECT_EQ(test, ((u64 *)header_at(rb, 64))[2], 2);
+	KUNIT_EXPECT_EQ(test, header_at(rb, 64 + lost_size)->type, 3);
+	perf_counter_buffer_put(rb);
+}
+
+/* A kthread on one CPU writing records into a shared buffer. */
+struct snapshot_writer {
+	struct perf_counter_buffer	*rb;
+	struct perf_counter		*counter;
+	struct task_struct		*task;
+	unsigned int			cpu;
+	unsigned long			records;
+};
+
+/*
+ * Type: the CPU in the top byte and a sequence number below; the record
+ * is filled with the sequence's low byte, so a torn record shows.
+ */
+static int snapshot_writer_fn(void *arg)
+{
+	struct snapshot_writer *w = arg;
+	u32 seq = 0;
+
+	while (!kthread_should_stop()) {
+		unsigned int size = 16 + 8 * (seq % 13);
+
+		if (!write_record(w->rb, w->counter, (w->cpu << 24) | seq,
+				  size, (u8)seq))
+			w->records++;
+		seq = (seq + 1) & 0xffffff;
+		if (!(seq % 32))
+			cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Each record in the snapshot's window is whole and in its writer's
+ * order.  Returns false at the first fault, which it reports: the
+ * writers still run, so the caller must stop them before giving up.
+ */
+static bool check_snapshot(struct kunit *test, const u8 *data, u64 head,
+			   u32 *types, u32 *last_seq)
+{
+	const struct perf_counter_header *hdr;
+	int i, j, n, max = TEST_SIZE / 16;
+	u64 pos = head;
+
+	n = walk_backward(data, TEST_SIZE, head, types, max);
+	KUNIT_EXPECT_GT(test, n, 0);
+	memset(last_seq, 0xff, nr_cpu_ids * sizeof(*last_seq));
+	for (i = 0; i < n; i++) {
+		unsigned int cpu = types[i] >> 24;
+		u32 seq = types[i] & 0xffffff;
+
+		KUNIT_EXPECT_LT(test, cpu, nr_cpu_ids);
+		if (cpu >= nr_cpu_ids)
+			return false;
+		hdr = (const void *)(data + (pos & (TEST_SIZE - 1)));
+		for (j = sizeof(*hdr); j < hdr->size; j++) {
+			if (data[(pos + j) & (TEST_SIZE - 1)] != (u8)seq) {
+				KUNIT_FAIL(test, "record %u/%u torn at byte %d",
+					   cpu, seq, j);
+				return false;
+			}
+		}
+		/* Newest first: a writer's sequence runs down. */
+		KUNIT_EXPECT_LT(test, seq, last_seq[cpu]);
+		if (seq >= last_seq[cpu])
+			return false;
+		last_seq[cpu] = seq;
+		pos += hdr->size;
+	}
+	return n > 0;
+}
+
+/* Let the writers write for a while. */
+static void let_writers_run(void)
+{
+	msleep(20);
+}
+
+/* Start a writer on every online CPU; returns how many run. */
+static unsigned int start_writers(struct kunit *test,
+				  struct perf_counter_buffer *rb,
+				  struct snapshot_writer *writers)
+{
+	unsigned int cpu, nr = 0;
+
+	for_each_online_cpu(cpu) {
+		struct snapshot_writer *w = &writers[nr];
+
+		w->rb = rb;
+		w->counter = new_writer(test);
+		w->cpu = cpu;
+		w->task = kthread_create_on_cpu(snapshot_writer_fn, w, cpu,
+						"pc_snap/%u");
+		if (IS_ERR(w->task))
+			break;
+		wake_up_process(w->task);
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * Pause, copy the buffer, let the writers go on, and compare: once the
+ * pause has returned nothing may change, head included.
+ */
+static bool take_snapshot(struct kunit *test, struct perf_counter_buffer *rb,
+			  u8 *copy, u32 *types, u32 *last_seq)
+{
+	bool still;
+	u64 head;
+
+	perf_counter_buffer_pause(rb, true);
+	head = data_head(rb);
+	memcpy(copy, rb->data, TEST_SIZE);
+	let_writers_run();
+	still = data_head(rb) == head && !memcmp(copy, rb->data, TEST_SIZE);
+	KUNIT_EXPECT_TRUE_MSG(test, still, "the buffer moved while paused");
+	if (still)
+		still = check_snapshot(test, copy, head, types, last_seq);
+	perf_counter_buffer_pause(rb, false);
+	return still;
+}
+
+/*
+ * With a kthread writing on every CPU into one backward buffer, a pause
+ * returns only once no writer is in flight: the buffer then holds still
+ * (byte for byte, head included), its window holds whole records only,
+ * the records written meanwhile are dropped as lost, and writing
+ * carries on after the resume.
+ */
+static void snapshot_while_writers_test(struct kunit *test)
+{
+	struct perf_counter_buffer *rb = new_buffer(test, BACKWARD_OVERWRITE);
+	struct snapshot_writer *writers;
+	unsigned int i, nr;
+	u32 *types, *last_seq;
+	u64 lost = 0, head;
+	u8 *copy;
+
+	writers = kunit_kcalloc(test, nr_cpu_ids, sizeof(*writers), GFP_KERNEL);
+	last_seq = kunit_kcalloc(test, nr_cpu_ids, sizeof(u32), GFP_KERNEL);
+	types = kunit_kcalloc(test, TEST_SIZE / 16, sizeof(u32), GFP_KERNEL);
+	copy = kunit_kzalloc(test, TEST_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, writers && last_seq && types && copy);
+
+	nr = start_writers(test, rb, writers);
+	KUNIT_EXPECT_EQ(test, nr, num_online_cpus());
+	for (i = 0; nr && i < 3; i++) {
+		let_writers_run();
+		if (!take_snapshot(test, rb, copy, types, last_seq))
+			break;
+	}
+	head = data_head(rb);
+	let_writers_run();
+	KUNIT_EXPECT_NE(test, data_head(rb), head);
+	for (i = 0; i < nr; i++) {
+		kthread_stop(writers[i].task);
+		KUNIT_EXPECT_GT(test, writers[i].records, 0UL);
+		lost += atomic64_read(&writers[i].counter->lost_samples);
+	}
+	KUNIT_EXPECT_GT(test, lost, 0ULL);
 	perf_counter_buffer_put(rb);
 }
 
@@ -289,7 +654,7 @@ static void overwrite_test(struct kunit *test)
  */
 static void free_after_grace_period_test(struct kunit *test)
 {
-	struct perf_counter_buffer *rb = new_buffer(test, false);
+	struct perf_counter_buffer *rb = new_buffer(test, 0);
 	struct perf_counter *owner = new_writer(test);
 	int i;
 
@@ -319,6 +684,12 @@ static struct kunit_case perf_counter_ring_buffer_cases[] = {
 	KUNIT_CASE(lost_accounting_test),
 	KUNIT_CASE(wrap_and_tail_test),
 	KUNIT_CASE(overwrite_test),
+	KUNIT_CASE(backward_layout_test),
+	KUNIT_CASE(backward_wrap_test),
+	KUNIT_CASE(backward_straddle_test),
+	KUNIT_CASE(backward_tail_test),
+	KUNIT_CASE(pause_test),
+	KUNIT_CASE(snapshot_while_writers_test),
 	KUNIT_CASE(free_after_grace_period_test),
 	{}
 };

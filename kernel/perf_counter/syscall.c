@@ -143,7 +143,7 @@ static int check_features(const struct perf_counter_attr *attr)
 	if (attr->sample_type & ~SAMPLE_WRITTEN)
 		return -EOPNOTSUPP;
 	if (attr->exclude_host || attr->context_switch ||
-	    attr->write_backward || attr->namespaces || attr->ksymbol ||
+	    attr->namespaces || attr->ksymbol ||
 	    attr->bpf_event || attr->aux_output || attr->cgroup ||
 	    attr->text_poke || attr->build_id || attr->remove_on_exec ||
 	    attr->sigtrap)

@@ -430,6 +430,33 @@ static void check_watermark(struct __test_metadata *_metadata,
 	close(fd);
 }
 
+/*
+ * Written backward, data_head runs down from 0 and the newest record
+ * starts there: a sample of the fault that came last.  (overwrite_test
+ * covers the rest.)
+ */
+static void check_write_backward(struct __test_metadata *_metadata,
+				 struct perf_counter_attr *attr)
+{
+	struct perf_counter_header h;
+	struct ring r;
+	__u64 head;
+	int fd;
+
+	fd = counter_open(attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_TRUE(ring_map_prot(&r, fd, DATA_PAGES, false));
+	touch_fresh_pages(1);
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	head = r.page->data_head;
+	EXPECT_LT(0, (__s64)-head);
+	EXPECT_GE(r.size, -head);
+	ring_copy(&r, head, &h, sizeof(h));
+	EXPECT_EQ(PERF_RECORD_SAMPLE, h.type);
+	ring_unmap(&r);
+	close(fd);
+}
+
 /* Software samples are exact: the ip of the faulting instruction. */
 static void check_precise(struct __test_metadata *_metadata,
 			  struct perf_counter_attr *attr)
@@ -585,7 +612,7 @@ static const struct bit_row attr_rows[] = {
 	ROW(comm_exec, check_comm_exec),
 	ROW(use_clockid, check_clockid),
 	ROW(context_switch, NULL),
-	ROW(write_backward, NULL),
+	ROW(write_backward, check_write_backward),
 	ROW(namespaces, NULL),
 	ROW(ksymbol, NULL),
 	ROW(bpf_event, NULL),

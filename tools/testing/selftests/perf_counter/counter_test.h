@@ -288,6 +288,22 @@ static inline bool touch_fresh_pages(unsigned int pages)
 	return true;
 }
 
+/* A sampler of every user page fault of the calling task. */
+static inline int fault_sampler(__u64 sample_type, __u64 read_format,
+				bool disabled)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = sample_type;
+	attr.read_format = read_format;
+	attr.exclude_kernel = 1;
+	attr.disabled = disabled;
+	attr.wakeup_events = 1;
+	return counter_open(&attr, 0, -1, -1, 0);
+}
+
 /*
  * Every program starts with this test, so that its TAP output names the
  * backend in use; it also checks that the backend is there at all (on a

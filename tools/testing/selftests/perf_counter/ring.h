@@ -19,13 +19,15 @@ struct ring {
 	size_t				size;
 };
 
-static inline bool ring_map(struct ring *r, int fd, unsigned int pages)
+/* Mapped read-only, the kernel cannot see a tail and overwrites. */
+static inline bool ring_map_prot(struct ring *r, int fd, unsigned int pages,
+				 bool writable)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	int prot = PROT_READ | (writable ? PROT_WRITE : 0);
 	void *base;
 
-	base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE,
-		    MAP_SHARED, fd, 0);
+	base = mmap(NULL, (pages + 1) * page, prot, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		return false;
 	r->fd = fd;
@@ -33,6 +35,11 @@ static inline bool ring_map(struct ring *r, int fd, unsigned int pages)
 	r->data = (char *)base + page;
 	r->size = pages * page;
 	return true;
+}
+
+static inline bool ring_map(struct ring *r, int fd, unsigned int pages)
+{
+	return ring_map_prot(r, fd, pages, true);
 }
 
 static inline void ring_unmap(struct ring *r)

@@ -15,20 +15,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-static int fault_sampler(__u64 sample_type, __u64 read_format, bool disabled)
-{
-	struct perf_counter_attr attr;
-
-	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 1;
-	attr.sample_type = sample_type;
-	attr.read_format = read_format;
-	attr.exclude_kernel = 1;
-	attr.disabled = disabled;
-	attr.wakeup_events = 1;
-	return counter_open(&attr, 0, -1, -1, 0);
-}
-
 /* The lost counts of every LOST record from the tail on; consumes all. */
 static __u64 drain_lost(struct ring *r)
 {
