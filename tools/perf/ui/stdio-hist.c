@@ -118,13 +118,17 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 		      size_t size)
 {
 	const struct hist_frame *f = &e->frame;
+	const char *latest = e->thread_comm ? *e->thread_comm : NULL;
 
 	switch (k) {
 	case SORT_COMM:
 		snprintf(buf, size, "%s", e->comm ? e->comm : ":-1");
 		break;
 	case SORT_PID:
-		snprintf(buf, size, "%7d:%s", e->pid, e->comm ? e->comm : "");
+		/* A task is named as it was last, as Linux perf names it. */
+		if (!latest)
+			latest = e->comm ? e->comm : "";
+		snprintf(buf, size, "%7d:%s", e->pid, latest);
 		break;
 	case SORT_DSO:
 		snprintf(buf, size, "%s", frame_dso(f));
