@@ -75,6 +75,16 @@ const struct test_case unit_tests[] = {
 	  test__sched_exiting },
 	{ "sched-no-switch", "sched timehist: a file without sched_switch refused",
 	  test__sched_no_switch },
+	{ "sched-daemon-kvm", "sched daemon: a dump of KVM records gives the guest time table",
+	  test__sched_daemon_kvm },
+	{ "flight-store-bounds", "sched daemon store: budget, age, merge in time order",
+	  test__flight_store_bounds },
+	{ "flight-store-tasks", "sched daemon store: the tasks at the start of the window",
+	  test__flight_store_tasks },
+	{ "compress-records", "zstd records: written within 64 KiB, read back whole",
+	  test__compress_records },
+	{ "compress-stream", "zstd records: one stream cut anywhere, read back whole",
+	  test__compress_stream },
 };
 
 const int nr_unit_tests = sizeof(unit_tests) / sizeof(unit_tests[0]);

@@ -10,11 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <event-parse.h>
+#include <perf/evlist.h>
 #include <perf/tracefs.h>
 #include "tests.h"
 #include "../util/data.h"
+#include "../util/flight-store.h"
 #include "../util/header.h"
 #include "../util/sched.h"
+#include "../util/sched-daemon.h"
 #include "../util/trace-data.h"
 
 static bool have_tracepoint(const char *sys, const char *name)
@@ -167,17 +170,16 @@ static void put_vcpu_records(struct kvm_file *kf)
 	put_sample(kf, EV_SWITCH, 500, 501, T0 + 7 * MS, 0, "prev_pid", 501);
 }
 
-static int write_kvm_file(struct kvm_file *kf, const char *path)
+/* The tracing data of the events, and the events parsed back from it. */
+static int kvm_prepare(struct kvm_file *kf, struct perf_fbuf *td)
 {
-	struct perf_data_writer w;
-	struct perf_fbuf td = { 0 };
 	char err[256];
 	int i, ret;
 
-	ret = trace_data__build(&td, kf->names, kf->nr);
+	ret = trace_data__build(td, kf->names, kf->nr);
 	if (ret)
 		return ret;
-	kf->tep = trace_data__parse(td.data, td.len, err, sizeof(err));
+	kf->tep = trace_data__parse(td->data, td->len, err, sizeof(err));
 	for (i = 0; kf->tep && i < kf->nr; i++) {
 		const char *colon = strchr(kf->names[i], ':');
 		char sys[16];
@@ -188,8 +190,18 @@ static int write_kvm_file(struct kvm_file *kf, const char *path)
 		if (!kf->ev[i])
 			return -ENOENT;
 	}
-	if (!kf->tep)
-		return -EINVAL;
+	return kf->tep ? 0 : -EINVAL;
+}
+
+static int write_kvm_file(struct kvm_file *kf, const char *path)
+{
+	struct perf_data_writer w;
+	struct perf_fbuf td = { 0 };
+	int i, ret;
+
+	ret = kvm_prepare(kf, &td);
+	if (ret)
+		return ret;
 	ret = perf_data_writer__open(&w, path);
 	if (ret)
 		return ret;
@@ -273,13 +285,15 @@ static int timehist_of_file(struct kvm_file *kf, int *write_err, char **text)
 	return ret;
 }
 
+static int check_kvm_table(struct test_ctx *ctx, const char *text);
+
 int test__sched_kvm(struct test_ctx *ctx)
 {
 	struct kvm_file kf = {
 		.names = kvm_events, .nr = NR_EV,
 		.put_records = put_vcpu_records,
 	};
-	char line[160], *text = NULL;
+	char *text = NULL;
 	int ret, write_err;
 
 	if (!have_tracepoint("kvm", "kvm_entry") ||
@@ -290,6 +304,16 @@ int test__sched_kvm(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !write_err, "write the file: %s", strerror(-write_err));
 	TEST_ASSERT(ctx, !ret && text, "timehist ran");
 	pr_test(ctx, "%s", text);
+	ret = check_kvm_table(ctx, text);
+	free(text);
+	return ret;
+}
+
+/* The guest time table of put_vcpu_records()'s two vCPUs. */
+static int check_kvm_table(struct test_ctx *ctx, const char *text)
+{
+	char line[160];
+
 	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[501/500]",
 		 5, 200, 3);
 	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 5.200 ms in the guest, 3 entries");
@@ -302,7 +326,6 @@ int test__sched_kvm(struct test_ctx *ctx)
 	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[502/500]",
 		 3, 0, 1);
 	TEST_ASSERT(ctx, has_line(text, line), "vcpu 502: 3 ms in the guest");
-	free(text);
 	return TEST_OK;
 }
 
@@ -368,5 +391,130 @@ int test__sched_exiting(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, gone && alpha && gone < alpha,
 		    "the exiting task comes first in the summary");
 	free(text);
+	return TEST_OK;
+}
+
+/* ---- the same records through perf sched daemon's store and dump ---- */
+
+static struct perf_evlist *kvm_evlist(const struct kvm_file *kf)
+{
+	struct perf_evlist *evlist = perf_evlist__new();
+	int i;
+
+	for (i = 0; evlist && i < kf->nr; i++) {
+		struct perf_counter_attr a = {
+			.type = PERF_TYPE_TRACEPOINT,
+			.size = sizeof(a),
+			.config = kf->ev[i]->id,
+			.sample_period = 1,
+			.sample_type = SAMPLE_TYPE,
+			.sample_id_all = 1,
+		};
+		struct perf_evsel *e = perf_evsel__new(&a, kf->names[i]);
+
+		if (!e)
+			break;
+		perf_evlist__add(evlist, e);
+		e->nr_cpus = e->nr_threads = 1;
+		e->id = calloc(1, sizeof(u64));
+		if (!e->id)
+			break;
+		e->id[0] = i + 1;
+	}
+	return evlist;
+}
+
+static void kvm_evlist_delete(struct perf_evlist *evlist)
+{
+	struct perf_evsel *pos;
+
+	perf_evlist__for_each(evlist, pos) {
+		free(pos->id);
+		pos->id = NULL;
+	}
+	perf_evlist__delete(evlist);
+}
+
+/*
+ * The vCPU threads' names are in the store's table (their COMMs were
+ * before the window), their samples in its chunks.
+ */
+static int kvm_store(struct kvm_file *kf, struct flight_store *st)
+{
+	size_t off = 0;
+	int ret = flight_store__init(st, SAMPLE_TYPE, 2, 4 << 20, 60000 * MS);
+
+	kf->put_records(kf);
+	while (!ret && off < kf->recs.len) {
+		const struct perf_counter_header *h =
+			(const void *)(kf->recs.data + off);
+
+		if (h->type == PERF_RECORD_COMM)
+			ret = flight_store__seed(st, h, h->size);
+		else
+			ret = flight_store__add(st, h);
+		off += h->size;
+	}
+	perf_fbuf__free(&kf->recs);
+	return ret;
+}
+
+static int daemon_dump(struct kvm_file *kf, const char *path, bool compress,
+		       struct sched_dump_stats *stats)
+{
+	struct sched_daemon_opts o = { .compress = compress, .comp_level = 1 };
+	struct perf_fbuf td = { 0 };
+	struct perf_evlist *evlist;
+	struct flight_store st;
+	int ret = kvm_prepare(kf, &td);
+
+	perf_fbuf__free(&td);
+	if (ret)
+		return ret;
+	evlist = kvm_evlist(kf);
+	ret = evlist && evlist->nr == kf->nr ? kvm_store(kf, &st) : -ENOMEM;
+	if (!ret)
+		ret = sched_daemon__write(evlist, &st, 0, path, &o, stats);
+	flight_store__exit(&st);
+	if (evlist)
+		kvm_evlist_delete(evlist);
+	tep_free(kf->tep);
+	kf->tep = NULL;
+	return ret;
+}
+
+int test__sched_daemon_kvm(struct test_ctx *ctx)
+{
+	struct kvm_file kf = {
+		.names = kvm_events, .nr = NR_EV,
+		.put_records = put_vcpu_records,
+	};
+	struct sched_dump_stats stats;
+	char path[] = "/tmp/perf-test-daemon-XXXXXX";
+	int compress, ret, fd;
+	char *text;
+
+	if (!have_tracepoint("kvm", "kvm_entry") ||
+	    !have_tracepoint("kvm", "kvm_exit") ||
+	    !have_tracepoint("sched", "sched_switch"))
+		return test_skip(ctx, "kvm:kvm_entry/kvm_exit formats not in tracefs (load the kvm module, mount tracefs as root)");
+	fd = mkstemp(path);
+	TEST_ASSERT(ctx, fd >= 0, "temporary file");
+	close(fd);
+	for (compress = 0; compress < 2; compress++) {
+		text = NULL;
+		ret = daemon_dump(&kf, path, compress, &stats);
+		TEST_ASSERT(ctx, !ret, "dump: %s", strerror(-ret));
+		TEST_ASSERT(ctx, stats.records == 9 && !compress == !stats.ratio,
+			    "9 records written, compressed with -C only");
+		ret = run_timehist(path, &text);
+		unlink(path);
+		TEST_ASSERT(ctx, !ret && text, "timehist ran on the dump");
+		pr_test(ctx, "%s", text);
+		ret = check_kvm_table(ctx, text);
+		free(text);
+		if (ret)
+			return ret;
+	}
 	return TEST_OK;
 }

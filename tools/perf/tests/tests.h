@@ -96,6 +96,11 @@ int test__tracing_data(struct test_ctx *ctx);
 int test__sched_kvm(struct test_ctx *ctx);
 int test__sched_no_switch(struct test_ctx *ctx);
 int test__sched_exiting(struct test_ctx *ctx);
+int test__sched_daemon_kvm(struct test_ctx *ctx);
+int test__flight_store_bounds(struct test_ctx *ctx);
+int test__flight_store_tasks(struct test_ctx *ctx);
+int test__compress_records(struct test_ctx *ctx);
+int test__compress_stream(struct test_ctx *ctx);
 
 int workload_dump_data(int argc, const char **argv);
 int workload_write_data(int argc, const char **argv);
