@@ -88,7 +88,7 @@ record_three() {
 	name=$2
 	cd "$tmpdir" || fail "cd"
 	start_recording "$name" "$tool" record --overwrite --switch-output \
-		-m 16 -e sched:sched_switch -a
+		-m 256 -e sched:sched_switch -a
 	for i in 1 2 3; do
 		mark mark$i
 		kill -USR2 $rec
@@ -105,16 +105,16 @@ record_three() {
 		fail "$tool: no 'dump data' line: $(cat "$tmpdir/$name.err")"
 }
 
-record_three "$PERF" ours
-record_three "$LINUX_PERF" lin
-grep -Eq '/ours\.data\.[0-9]{16} \]$' "$tmpdir/ours.err" ||
-	fail "dump names are not NAME.YYYYMMDDHHMMSScc: $(cat "$tmpdir/ours.err")"
-[ ! -e "$tmpdir/ours.data" ] || fail "ours.data left after the last dump"
+record_three "$PERF" rec-ours
+record_three "$LINUX_PERF" rec-lin
+grep -Eq '/rec-ours\.data\.[0-9]{16} \]$' "$tmpdir/rec-ours.err" ||
+	fail "dump names are not NAME.YYYYMMDDHHMMSScc: $(cat "$tmpdir/rec-ours.err")"
+[ ! -e "$tmpdir/rec-ours.data" ] || fail "rec-ours.data left after the last dump"
 
 # Both tools read every file of both tools, and agree on it.  By pid: a
 # dump may hold samples of a task from before the COMM that names it,
 # which Linux perf's comm column names after that COMM, ours not yet.
-for f in $(dumps "$tmpdir/ours.err") $(dumps "$tmpdir/lin.err"); do
+for f in $(dumps "$tmpdir/rec-ours.err") $(dumps "$tmpdir/rec-lin.err"); do
 	same_report "$f" --sort pid
 	"$PERF" sched timehist -i "$f" > "$tmpdir/th-ours.txt" 2> "$tmpdir/th.err" ||
 		fail "our sched timehist on $f: $(cat "$tmpdir/th.err")"
@@ -129,7 +129,7 @@ done
 # one another in time.
 i=0
 prev_last=0
-for f in $(dumps "$tmpdir/ours.err"); do
+for f in $(dumps "$tmpdir/rec-ours.err"); do
 	i=$((i + 1))
 	has_comm "$f" mark$i || fail "file $i lacks mark$i, which ran just before its dump"
 	for j in 1 2 3 4; do
