@@ -92,7 +92,7 @@ static int sched_daemon(int argc, const char **argv)
 			     "memory for records at most (default 128M)",
 			     daemon_size),
 		OPT_UINTEGER('m', "mmap-pages", &o.mmap_pages, "pages",
-			     "ring buffer data pages per CPU (power of two, default 128)"),
+			     "ring buffer data pages per CPU (power of two, default 256)"),
 		OPT_STRING(0, "pid-file", &o.pid_file, "file",
 			   "write the daemon's pid here (removed at exit)"),
 		OPT_END()

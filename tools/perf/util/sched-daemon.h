@@ -18,7 +18,7 @@ struct flight_store;
 
 #define SCHED_DAEMON_SECONDS	60
 #define SCHED_DAEMON_MAX_BYTES	(128ULL << 20)
-#define SCHED_DAEMON_PAGES	128
+#define SCHED_DAEMON_PAGES	256
 #define SCHED_MAX_EVENTS	8
 
 struct sched_daemon_opts {
