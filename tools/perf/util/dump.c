@@ -520,8 +520,17 @@ void perf_dump__record(struct perf_session *s, FILE *fp,
 		s->pipe ? "pipe" : s->name, ev->header.size, type);
 	perf_dump__hex(fp, ev, ev->header.size);
 	dump_tstamp(s, fp, ev, sample);
-	fprintf(fp, "%#llx [%#x]: PERF_RECORD_%s", offset,
-		ev->header.size, perf_event__name(type));
+	fprintf(fp, "%#llx [%#x]: ", offset, ev->header.size);
+	perf_dump__describe(fp, ev, sample, attr);
+}
+
+void perf_dump__describe(FILE *fp, const union perf_event *ev,
+			 const struct perf_sample *sample,
+			 const struct perf_session_attr *attr)
+{
+	u32 type = ev->header.type;
+
+	fprintf(fp, "PERF_RECORD_%s", perf_event__name(type));
 	if (type < PERF_RECORD_USER_TYPE_START)
 		dump_kernel(fp, ev, sample, attr);
 	else

@@ -23,6 +23,14 @@ void perf_dump__record(struct perf_session *s, FILE *fp,
 		       const struct perf_sample *sample,
 		       const struct perf_session_attr *attr);
 
+/*
+ * "PERF_RECORD_NAME" and the decoded fields of one record, on one line:
+ * the part of the dump perf script prints for side-band records.
+ */
+void perf_dump__describe(FILE *fp, const union perf_event *ev,
+			 const struct perf_sample *sample,
+			 const struct perf_session_attr *attr);
+
 /* ". ... raw event: size N bytes" and the hex/ASCII lines. */
 void perf_dump__hex(FILE *fp, const void *buf, size_t len);
 

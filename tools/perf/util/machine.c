@@ -323,7 +323,11 @@ static struct thread *machine__new_thread(struct machine *m, u32 pid, u32 tid)
 	t->pid = pid;
 	t->tid = tid;
 	t->ppid = NO_PID;
-	/* The idle task has no COMM record; it is known as swapper. */
+	/*
+	 * The idle task has no COMM record; it is known as swapper, and
+	 * as in Linux perf, the tasks it forks at boot inherit the name.
+	 */
+	t->comm_set = tid == 0;
 	if (tid == 0)
 		snprintf(comm, sizeof(comm), "swapper");
 	else

@@ -81,7 +81,7 @@ int report__parse_callchain(const char *str, struct report *r)
 }
 
 /* Is @val (decimal) in the comma separated @list? */
-static bool list_has_num(const char *list, u32 val)
+bool report__list_has_num(const char *list, u32 val)
 {
 	const char *p = list;
 
@@ -99,7 +99,7 @@ static bool list_has_num(const char *list, u32 val)
 	return false;
 }
 
-static bool list_has_str(const char *list, const char *s)
+bool report__list_has_str(const char *list, const char *s)
 {
 	size_t len = strlen(s);
 	const char *p = list;
@@ -134,13 +134,13 @@ static bool sample_hidden(const struct report *r, const struct perf_sample *s,
 {
 	const struct report_filter *f = &r->filter;
 
-	if (f->pids && !list_has_num(f->pids, s->pid))
+	if (f->pids && !report__list_has_num(f->pids, s->pid))
 		return true;
-	if (f->tids && !list_has_num(f->tids, s->tid))
+	if (f->tids && !report__list_has_num(f->tids, s->tid))
 		return true;
-	if (f->comms && !list_has_str(f->comms, comm))
+	if (f->comms && !report__list_has_str(f->comms, comm))
 		return true;
-	return f->dsos && !list_has_str(f->dsos, dso);
+	return f->dsos && !report__list_has_str(f->dsos, dso);
 }
 
 static const char *dso_name(const struct addr_location *al)
@@ -158,14 +158,14 @@ static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
 	f->level = al->level;
 }
 
-static bool frame_wanted(const struct report *r, u8 cpumode)
+bool callchain_frame_wanted(enum callchain_frames frames, u8 cpumode)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||
 		      cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 
-	if (r->frames == CALLCHAIN_FRAMES_USER)
+	if (frames == CALLCHAIN_FRAMES_USER)
 		return !kernel;
-	if (r->frames == CALLCHAIN_FRAMES_KERNEL)
+	if (frames == CALLCHAIN_FRAMES_KERNEL)
 		return kernel;
 	return true;
 }
@@ -222,7 +222,7 @@ static int resolve_chain(struct report *r, const struct perf_sample *s,
 			return 0;
 		if (ip >= PERF_CONTEXT_MAX)
 			continue;
-		if (!frame_wanted(r, al.cpumode))
+		if (!callchain_frame_wanted(r->frames, al.cpumode))
 			continue;
 		frame_from_al(&r->chain[n], &al);
 		/* Chain frames without a symbol are known by their raw IP. */
@@ -341,7 +341,7 @@ static bool single_value(const char *list)
  * The build ids the file recorded: a binary on disk that differs from
  * the one that ran (rebuilt, upgraded) must not lend its symbols.
  */
-static void report_build_ids(struct perf_session *s)
+void report__set_build_ids(struct perf_session *s)
 {
 	u32 i;
 
@@ -361,7 +361,7 @@ static int report_setup(struct report *r, struct perf_session *s)
 {
 	u32 i;
 
-	report_build_ids(s);
+	report__set_build_ids(s);
 	report_defaults(r, s);
 	/* Filtering on one name makes its column say the same on every row. */
 	if (single_value(r->filter.comms))

@@ -51,4 +51,12 @@ void report__set_order(struct report *r, bool caller);
 int report__run(struct report *r, struct perf_session *s, FILE *out);
 void report__exit(struct report *r);
 
+/* Is @val, or the string @s, in the comma separated @list? */
+bool report__list_has_num(const char *list, u32 val);
+bool report__list_has_str(const char *list, const char *s);
+/* Does a frame found in @cpumode stay with --call-graph-frames? */
+bool callchain_frame_wanted(enum callchain_frames frames, u8 cpumode);
+/* Give DSOs the build ids the file recorded, before symbols load. */
+void report__set_build_ids(struct perf_session *s);
+
 #endif /* __PERF_UTIL_REPORT_H */

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf script: print the samples of perf.data, one line each, as Linux
+ * perf script does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "util/data.h"
+#include "util/dump.h"
+#include "util/parse-options.h"
+#include "util/script.h"
+#include "util/symbol.h"
+
+struct script_cmd {
+	struct script sc;
+	const char *input;
+	const char *time;
+	const char *frames;
+	bool user_chain;
+	bool kernel_chain;
+	bool dump_raw;
+	int verbose;
+};
+
+static const char * const script_usage[] = {
+	"perf script [<options>]",
+	NULL
+};
+
+static int fields_cb(const struct option *opt, const char *arg, int unset)
+{
+	struct script_opts *o = opt->value;
+	char err[256] = "";
+
+	if (script__parse_fields(o, arg, err, sizeof(err)) == -EINVAL) {
+		fprintf(stderr, "  Error: -F %s: %s\n", arg, err);
+		return -1;
+	}
+	return 0;
+}
+
+static void script_cmd_check(struct script_cmd *cmd,
+			     const struct option *options)
+{
+	struct script_opts *o = &cmd->sc.opts;
+
+	if (cmd->time && report__parse_time(cmd->time, &o->filter))
+		usage_with_options_msg(script_usage, options,
+				       "bad --time '%s' (seconds: start,stop)",
+				       cmd->time);
+	if (cmd->user_chain && cmd->kernel_chain)
+		usage_with_options_msg(script_usage, options,
+				       "--user-callchain and --kernel-callchain are exclusive");
+	if (cmd->user_chain)
+		cmd->frames = "user";
+	if (cmd->kernel_chain)
+		cmd->frames = "kernel";
+	if (!cmd->frames || !strcmp(cmd->frames, "all"))
+		o->frames = CALLCHAIN_FRAMES_ALL;
+	else if (!strcmp(cmd->frames, "user"))
+		o->frames = CALLCHAIN_FRAMES_USER;
+	else if (!strcmp(cmd->frames, "kernel"))
+		o->frames = CALLCHAIN_FRAMES_KERNEL;
+	else
+		usage_with_options_msg(script_usage, options,
+				       "--call-graph-frames takes all, user or kernel");
+	if (o->max_stack < 0)
+		usage_with_options_msg(script_usage, options,
+				       "--max-stack takes a number of frames");
+}
+
+/* The lines, or the raw dump, of an open session. */
+static int script_cmd_session(struct script_cmd *cmd, struct perf_session *s)
+{
+	static char buf[1 << 16];
+	int err;
+
+	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+	if (cmd->dump_raw)
+		err = perf_session__dump(s, stdout, true);
+	else
+		err = script__run(&cmd->sc, s, stdout);
+	fflush(stdout);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (err == PERF_SESSION_DATA_ERROR) {
+		fprintf(stderr, "Warning: %s\nThe output shows the records before that point.\n",
+			perf_session__error(s));
+		return 0;
+	}
+	if (err == -EINVAL && !perf_session__error(s)[0])
+		return 1;	/* a field the data lacks: already said */
+	if (err < 0) {
+		fprintf(stderr, "perf script: %s: %s\n", s->name,
+			perf_session__error(s)[0] ? perf_session__error(s) :
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+static int script_cmd_open_run(struct script_cmd *cmd)
+{
+	struct perf_session s;
+	int err;
+
+	err = perf_session__open(&s, cmd->input);
+	if (err == PERF_SESSION_EMPTY) {
+		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
+			cmd->input);
+		perf_session__close(&s);
+		return 0;
+	}
+	if (err) {
+		fprintf(stderr, "perf script: %s\n", perf_session__error(&s));
+		perf_session__close(&s);
+		return 1;
+	}
+	if (perf_session__warning(&s)[0])
+		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	err = script_cmd_session(cmd, &s);
+	script__exit(&cmd->sc);
+	perf_session__close(&s);
+	return err;
+}
+
+/* 'perf record -o - | perf script' reads the pipe without -i -. */
+static bool stdin_is_pipe(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+}
+
+int cmd_script(int argc, const char **argv)
+{
+	struct script_cmd cmd = { 0 };
+	struct script_opts *o = &cmd.sc.opts;
+	struct report_filter *f = &o->filter;
+	const struct option options[] = {
+		OPT_STRING('i', "input", &cmd.input, "file",
+			   "input file name ('-' for standard input)"),
+		OPT_CALLBACK('F', "fields", o, "[type:][+-]field,...",
+			     "fields to print (see the manual)", fields_cb),
+		OPT_BOOLEAN(0, "ns", &o->ns, "show times in nanoseconds"),
+		OPT_STRING(0, "time", &cmd.time, "start,stop",
+			   "only samples in this time window (seconds)"),
+		OPT_STRING(0, "pid", &f->pids, "pid[,pid...]",
+			   "only these process ids"),
+		OPT_STRING(0, "tid", &f->tids, "tid[,tid...]",
+			   "only these thread ids"),
+		OPT_STRING(0, "comm", &f->comms, "comm[,comm...]",
+			   "only these command names"),
+		OPT_STRING('c', "comms", &f->comms, "comm[,comm...]",
+			   "same as --comm"),
+		OPT_STRING('d', "dsos", &f->dsos, "dso[,dso...]",
+			   "only samples in these objects"),
+		OPT_STRING('C', "cpu", &o->cpus, "cpu",
+			   "only these CPUs (e.g. 0,2-3)"),
+		OPT_STRING('S', "symbols", &o->symbols, "symbol[,symbol...]",
+			   "only samples in these functions (names or 0x start addresses)"),
+		OPT_BOOLEAN('G', "hide-call-graph", &o->hide_callchain,
+			    "do not show call chains"),
+		OPT_STRING(0, "call-graph-frames", &cmd.frames, "all|user|kernel",
+			   "keep only user or kernel frames of call chains"),
+		OPT_BOOLEAN(0, "user-callchain", &cmd.user_chain,
+			    "same as --call-graph-frames=user"),
+		OPT_BOOLEAN(0, "kernel-callchain", &cmd.kernel_chain,
+			    "same as --call-graph-frames=kernel"),
+		OPT_INTEGER(0, "max-stack", &o->max_stack, "n",
+			    "show at most n frames of each call chain (default 127)"),
+		OPT_BOOLEAN(0, "show-task-events", &o->show_task,
+			    "show COMM, FORK and EXIT records"),
+		OPT_BOOLEAN(0, "show-mmap-events", &o->show_mmap,
+			    "show MMAP and MMAP2 records"),
+		OPT_BOOLEAN(0, "show-lost-events", &o->show_lost,
+			    "show LOST records"),
+		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
+			    "dump every record with its offset and fields"),
+		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
+			   "kernel symbols from this file"),
+		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
+			   "look for binaries and debug files under this directory"),
+		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
+		OPT_END()
+	};
+
+	script__init_opts(o);
+	argc = parse_options(argc - 1, argv + 1, options, script_usage, 0);
+	if (argc)
+		usage_with_options_msg(script_usage, options,
+				       "unexpected argument '%s' (scripting languages are not supported)",
+				       argv[1]);
+	script_cmd_check(&cmd, options);
+	if (!cmd.input)
+		cmd.input = stdin_is_pipe() ? "-" : "perf.data";
+	return script_cmd_open_run(&cmd);
+}
