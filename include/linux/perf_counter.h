@@ -83,6 +83,7 @@ void perf_counter_exec(void);
 void perf_counter_fork(struct task_struct *child);
 void perf_counter_comm(struct task_struct *task, bool exec);
 void perf_counter_mmap(struct vm_area_struct *vma);
+u64 perf_counter_clock(void);
 
 #else /* !CONFIG_PERF_COUNTERS */
 

@@ -261,7 +261,6 @@ struct perf_counter_context {
 };
 
 /* counter.c: states, times and scheduling, free of any real clock */
-u64 perf_counter_clock(void);
 void perf_counter_ctx_init(struct perf_counter_context *ctx,
 			   struct task_struct *task, int cpu);
 void perf_counter_init(struct perf_counter *counter,

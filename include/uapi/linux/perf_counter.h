@@ -557,6 +557,16 @@ struct perf_counter_query_bpf {
 #define PERF_COUNTER_IOC_QUERY_BPF		_IOWR('$', 10, struct perf_counter_query_bpf *)
 #define PERF_COUNTER_IOC_MODIFY_ATTRIBUTES	_IOW('$', 11, struct perf_counter_attr *)
 
+/*
+ * CLOCK_PERF: the clock samples are stamped with (PERF_SAMPLE_TIME and
+ * sample_id time, without attr.use_clockid), read with clock_gettime()
+ * so that user space can map record times to other clocks.  Ids 12-15
+ * are below MAX_CLOCKS and given to no clock by Linux 6.1 (nor since):
+ * a kernel without this subsystem answers EINVAL, never another
+ * clock's time.  Read-only: no timers, no sleeps, no settime.
+ */
+#define CLOCK_PERF				12
+
 #if __PERF_COUNTER_OWNS_SHARED_DEFS
 /* Argument flag for ENABLE/DISABLE/RESET/REFRESH: act on the whole group. */
 enum perf_counter_ioc_flags {
