@@ -70,13 +70,7 @@ static int report_cmd_options(struct report_cmd *cmd,
 					       "bad --percent-limit '%s'",
 					       cmd->percent_limit);
 	}
-	if (!cmd->frames || !strcmp(cmd->frames, "all"))
-		r->frames = CALLCHAIN_FRAMES_ALL;
-	else if (!strcmp(cmd->frames, "user"))
-		r->frames = CALLCHAIN_FRAMES_USER;
-	else if (!strcmp(cmd->frames, "kernel"))
-		r->frames = CALLCHAIN_FRAMES_KERNEL;
-	else
+	if (callchain_frames__parse(cmd->frames, &r->frames))
 		usage_with_options_msg(report_usage, options,
 				       "--call-graph-frames takes all, user or kernel");
 	return 0;

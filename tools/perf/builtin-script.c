@@ -48,27 +48,16 @@ static void script_cmd_check(struct script_cmd *cmd,
 			     const struct option *options)
 {
 	struct script_opts *o = &cmd->sc.opts;
+	const char *msg;
 
 	if (cmd->time && report__parse_time(cmd->time, &o->filter))
 		usage_with_options_msg(script_usage, options,
 				       "bad --time '%s' (seconds: start,stop)",
 				       cmd->time);
-	if (cmd->user_chain && cmd->kernel_chain)
-		usage_with_options_msg(script_usage, options,
-				       "--user-callchain and --kernel-callchain are exclusive");
-	if (cmd->user_chain)
-		cmd->frames = "user";
-	if (cmd->kernel_chain)
-		cmd->frames = "kernel";
-	if (!cmd->frames || !strcmp(cmd->frames, "all"))
-		o->frames = CALLCHAIN_FRAMES_ALL;
-	else if (!strcmp(cmd->frames, "user"))
-		o->frames = CALLCHAIN_FRAMES_USER;
-	else if (!strcmp(cmd->frames, "kernel"))
-		o->frames = CALLCHAIN_FRAMES_KERNEL;
-	else
-		usage_with_options_msg(script_usage, options,
-				       "--call-graph-frames takes all, user or kernel");
+	msg = callchain_frames__from_options(cmd->frames, cmd->user_chain,
+					     cmd->kernel_chain, &o->frames);
+	if (msg)
+		usage_with_options_msg(script_usage, options, "%s", msg);
 	if (o->max_stack < 0)
 		usage_with_options_msg(script_usage, options,
 				       "--max-stack takes a number of frames");

@@ -158,6 +158,32 @@ static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
 	f->level = al->level;
 }
 
+int callchain_frames__parse(const char *str, enum callchain_frames *frames)
+{
+	if (!str || !strcmp(str, "all"))
+		*frames = CALLCHAIN_FRAMES_ALL;
+	else if (!strcmp(str, "user"))
+		*frames = CALLCHAIN_FRAMES_USER;
+	else if (!strcmp(str, "kernel"))
+		*frames = CALLCHAIN_FRAMES_KERNEL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *callchain_frames__from_options(const char *str, bool user,
+					  bool kernel,
+					  enum callchain_frames *frames)
+{
+	if (user && kernel)
+		return "--user-callchain and --kernel-callchain are exclusive";
+	if (user || kernel)
+		str = user ? "user" : "kernel";
+	if (callchain_frames__parse(str, frames))
+		return "--call-graph-frames takes all, user or kernel";
+	return NULL;
+}
+
 bool callchain_frame_wanted(enum callchain_frames frames, u8 cpumode)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL ||

@@ -54,6 +54,15 @@ void report__exit(struct report *r);
 /* Is @val, or the string @s, in the comma separated @list? */
 bool report__list_has_num(const char *list, u32 val);
 bool report__list_has_str(const char *list, const char *s);
+/* "all" (or NULL), "user" or "kernel"; 0 or -EINVAL. */
+int callchain_frames__parse(const char *str, enum callchain_frames *frames);
+/*
+ * --call-graph-frames STR, or its short forms --user-callchain and
+ * --kernel-callchain; NULL, or what is wrong with them.
+ */
+const char *callchain_frames__from_options(const char *str, bool user,
+					  bool kernel,
+					  enum callchain_frames *frames);
 /* Does a frame found in @cpumode stay with --call-graph-frames? */
 bool callchain_frame_wanted(enum callchain_frames frames, u8 cpumode);
 /* Give DSOs the build ids the file recorded, before symbols load. */
