@@ -130,12 +130,29 @@ struct timehist_cmd {
 	struct sched_timehist th;
 	const char *input;
 	const char *time;
+	const char *frames;
+	bool user_chain;
+	bool kernel_chain;
 };
 
 static const char * const timehist_usage[] = {
 	"perf sched timehist [<options>]",
 	NULL
 };
+
+/* --call-graph-frames, or its two short forms. */
+static void timehist_check_frames(struct timehist_cmd *cmd,
+				  const struct option *options)
+{
+	enum callchain_frames frames;
+	const char *msg;
+
+	msg = callchain_frames__from_options(cmd->frames, cmd->user_chain,
+					     cmd->kernel_chain, &frames);
+	if (msg)
+		usage_with_options_msg(timehist_usage, options, "%s", msg);
+	cmd->th.opts.frames = frames;
+}
 
 static void timehist_check(struct timehist_cmd *cmd,
 			   const struct option *options)
@@ -152,6 +169,7 @@ static void timehist_check(struct timehist_cmd *cmd,
 				       cmd->time);
 	o->time_start = f.time_start;
 	o->time_end = f.time_end;
+	timehist_check_frames(cmd, options);
 }
 
 static int timehist_open_run(struct timehist_cmd *cmd)
@@ -202,6 +220,12 @@ static int sched_timehist(int argc, const char **argv)
 			    "show where tasks were switched out (default on)"),
 		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
 			     "frames of each stack to resolve (default 5)"),
+		OPT_STRING(0, "call-graph-frames", &cmd.frames, "all|user|kernel",
+			   "keep only user or kernel frames of the stacks"),
+		OPT_BOOLEAN(0, "user-callchain", &cmd.user_chain,
+			    "same as --call-graph-frames=user"),
+		OPT_BOOLEAN(0, "kernel-callchain", &cmd.kernel_chain,
+			    "same as --call-graph-frames=kernel"),
 		OPT_BOOLEAN('s', "summary", &o->summary_only,
 			    "show only the summary"),
 		OPT_BOOLEAN('S', "with-summary", &o->summary,

@@ -415,7 +415,8 @@ static bool sched_function(const char *name)
 
 /*
  * Where the task was when switched out: the first max_stack + 2 frames
- * of its chain, resolved in its process.
+ * of its chain (of its kernel or user part only, when asked), resolved
+ * in its process.
  */
 static void resolve_chain(struct sched_timehist *th,
 			  const struct perf_sample *s)
@@ -435,16 +436,15 @@ static void resolve_chain(struct sched_timehist *th,
 		u64 ip = cc->ips[i];
 		int ret;
 
-		if (ip < PERF_CONTEXT_MAX)
-			frames++;
 		ret = machine__resolve_callchain_ip(&th->machine, leader,
 						    &cpumode, ip, &al);
 		if (ret < 0) {
 			th->chain.nr = 0;
 			return;
 		}
-		if (ret)
+		if (ret || !callchain_frame_wanted(th->opts.frames, al.cpumode))
 			continue;
+		frames++;
 		if (array_reserve_one((void **)&th->chain.names,
 				      &th->chain.alloc, th->chain.nr,
 				      sizeof(*th->chain.names)))

@@ -32,6 +32,7 @@ struct sched_opts {
 	bool state;		/* --state */
 	bool callchain;		/* -g, on unless --no-call-graph */
 	unsigned int max_stack;
+	int frames;		/* enum callchain_frames: user/kernel only */
 	const char *pids;	/* -p list */
 	const char *tids;	/* -t list */
 	const char *cpus;	/* -C list */
