@@ -193,6 +193,20 @@ static int kvm_prepare(struct kvm_file *kf, struct perf_fbuf *td)
 	return kf->tep ? 0 : -EINVAL;
 }
 
+/* The attr of event @i: one sample per tracepoint hit. */
+static struct perf_counter_attr kvm_attr(const struct kvm_file *kf, int i)
+{
+	struct perf_counter_attr a = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(a),
+		.config = kf->ev[i]->id,
+		.sample_period = 1,
+		.sample_type = SAMPLE_TYPE,
+	};
+
+	return a;
+}
+
 static int write_kvm_file(struct kvm_file *kf, const char *path)
 {
 	struct perf_data_writer w;
@@ -206,13 +220,7 @@ static int write_kvm_file(struct kvm_file *kf, const char *path)
 	if (ret)
 		return ret;
 	for (i = 0; i < kf->nr && !ret; i++) {
-		struct perf_counter_attr a = {
-			.type = PERF_TYPE_TRACEPOINT,
-			.size = sizeof(a),
-			.config = kf->ev[i]->id,
-			.sample_period = 1,
-			.sample_type = SAMPLE_TYPE,
-		};
+		struct perf_counter_attr a = kvm_attr(kf, i);
 		u64 id = i + 1;
 
 		ret = perf_data_writer__add_attr(&w, &a, kf->names[i], &id, 1);
@@ -402,15 +410,12 @@ static struct perf_evlist *kvm_evlist(const struct kvm_file *kf)
 	int i;
 
 	for (i = 0; evlist && i < kf->nr; i++) {
-		struct perf_counter_attr a = {
-			.type = PERF_TYPE_TRACEPOINT,
-			.size = sizeof(a),
-			.config = kf->ev[i]->id,
-			.sample_period = 1,
-			.sample_type = SAMPLE_TYPE,
-			.sample_id_all = 1,
-		};
-		struct perf_evsel *e = perf_evsel__new(&a, kf->names[i]);
+		struct perf_counter_attr a = kvm_attr(kf, i);
+		struct perf_evsel *e;
+
+		/* The daemon's synthesized records carry sample_id. */
+		a.sample_id_all = 1;
+		e = perf_evsel__new(&a, kf->names[i]);
 
 		if (!e)
 			break;
