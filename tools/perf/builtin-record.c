@@ -410,7 +410,7 @@ static int record_start(struct record_cmd *cmd)
 	int err;
 
 	/* Said plainly: a forward buffer instead would not keep the newest. */
-	if (cmd->overwrite && !record_backward_supported()) {
+	if (cmd->overwrite && !perf_backward_supported()) {
 		fprintf(stderr, "perf record: --overwrite needs backward ring buffers (attr.write_backward), which this kernel refuses (EINVAL)\n");
 		return -EINVAL;
 	}

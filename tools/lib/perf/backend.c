@@ -106,10 +106,14 @@ int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
 	return syscall(nr, attr, pid, cpu, group_fd, flags);
 }
 
-bool perf_event_supported(u32 type, u64 config, int *err)
+/*
+ * Open @type/@config on the calling thread, disabled and for user space
+ * only, and close it again: the errno of the open, or 0.
+ */
+static int probe_open(u32 type, u64 config, bool backward)
 {
 	struct perf_counter_attr attr;
-	int fd, e = 0;
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -118,12 +122,28 @@ bool perf_event_supported(u32 type, u64 config, int *err)
 	attr.disabled = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
+	attr.write_backward = backward;
 	fd = perf_sys_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd >= 0)
-		close(fd);
-	else
-		e = errno;
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+bool perf_event_supported(u32 type, u64 config, int *err)
+{
+	int e = probe_open(type, config, false);
+
 	if (err)
 		*err = e;
 	return !e || !(perf_errno_unsupported(e) || e == EINVAL || e == ENOSYS);
+}
+
+bool perf_backward_supported(void)
+{
+	u32 type = PERF_TYPE_SOFTWARE;
+	u64 config = PERF_COUNT_SW_CPU_CLOCK;
+
+	return probe_open(type, config, true) != EINVAL ||
+	       probe_open(type, config, false) == EINVAL;
 }

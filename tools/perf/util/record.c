@@ -17,7 +17,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <perf/backend.h>
 #include "event.h"
 #include "record.h"
 
@@ -141,15 +140,20 @@ static void count_record(const struct perf_counter_header *h,
 	}
 }
 
-/* Copy what one ring holds to the sink, then give the space back. */
-static int ring_drain(struct perf_mmap *map, const struct record_sink *sink,
-		      struct record_stats *stats)
+/*
+ * Copy what one ring holds to the sink, then give the space back (or
+ * for a backward ring, mark it read): what is new since the last call.
+ */
+static int ring_read(struct perf_mmap *map, bool backward,
+		     const struct record_sink *sink, struct record_stats *stats)
 {
 	const struct perf_counter_header *h;
 	int err;
 
-	if (perf_mmap__read_init(map))
-		return map->error;
+	err = backward ? perf_mmap__read_init_backward(map) :
+			 perf_mmap__read_init(map);
+	if (err)
+		return err == -EAGAIN ? 0 : err;
 	while ((h = perf_mmap__read_event(map)) != NULL) {
 		count_record(h, stats);
 		err = sink->write(sink->ctx, h, h->size);
@@ -160,10 +164,10 @@ static int ring_drain(struct perf_mmap *map, const struct record_sink *sink,
 	return map->error;
 }
 
-/* Returns the number of bytes drained from all rings, or -errno. */
-int record_rings__drain(struct record_rings *rings,
-			const struct record_sink *sink,
-			struct record_stats *stats)
+/* Returns the number of records read from all rings, or -errno. */
+static int rings_read(struct record_rings *rings, bool backward,
+		      const struct record_sink *sink,
+		      struct record_stats *stats)
 {
 	u64 before = stats->records;
 	int i, err;
@@ -171,47 +175,25 @@ int record_rings__drain(struct record_rings *rings,
 	for (i = 0; i < rings->nr; i++) {
 		if (!rings->maps[i])
 			continue;
-		err = ring_drain(rings->maps[i], sink, stats);
+		err = ring_read(rings->maps[i], backward, sink, stats);
 		if (err)
 			return err;
 	}
 	return stats->records - before;
 }
 
-/* What one backward ring holds since its last snapshot, oldest first. */
-static int ring_snapshot(struct perf_mmap *map, const struct record_sink *sink,
-			 struct record_stats *stats)
+int record_rings__drain(struct record_rings *rings,
+			const struct record_sink *sink,
+			struct record_stats *stats)
 {
-	const struct perf_counter_header *h;
-	int err = perf_mmap__read_init_backward(map);
-
-	if (err)
-		return err == -EAGAIN ? 0 : err;
-	while ((h = perf_mmap__read_event(map)) != NULL) {
-		count_record(h, stats);
-		err = sink->write(sink->ctx, h, h->size);
-		if (err)
-			return err;
-	}
-	perf_mmap__consume(map);
-	return 0;
+	return rings_read(rings, false, sink, stats);
 }
 
 int record_rings__snapshot(struct record_rings *rings,
 			   const struct record_sink *sink,
 			   struct record_stats *stats)
 {
-	u64 before = stats->records;
-	int i, err;
-
-	for (i = 0; i < rings->nr; i++) {
-		if (!rings->maps[i])
-			continue;
-		err = ring_snapshot(rings->maps[i], sink, stats);
-		if (err)
-			return err;
-	}
-	return stats->records - before;
+	return rings_read(rings, true, sink, stats);
 }
 
 /*
@@ -465,37 +447,6 @@ int record_synthesize_kernel(size_t id_size, const struct record_sink *sink)
 	memcpy(u.m.filename, name, sizeof(name));
 	return sink_record(sink, &u, sizeof(u.m) + PERF_ALIGN8(sizeof(name)),
 			   id_size);
-}
-
-/* Open a disabled user-space cpu-clock on ourselves; the errno or 0. */
-static int probe_open(bool backward)
-{
-	struct perf_counter_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.write_backward = backward;
-	fd = perf_sys_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
-/*
- * Older kernels (and perf_counter before backward buffers) refuse the
- * write_backward bit with EINVAL; tell that apart from other reasons
- * to refuse an open, which the real open reports better.
- */
-bool record_backward_supported(void)
-{
-	return probe_open(true) != EINVAL || probe_open(false) == EINVAL;
 }
 
 /* Every process of a -p list once; each -t thread with its process's maps. */

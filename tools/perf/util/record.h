@@ -57,9 +57,6 @@ int record_rings__pause(struct record_rings *rings, bool pause);
 int record_rings__poll(struct record_rings *rings, int timeout_ms,
 		       bool overwrite);
 
-/* Whether the kernel takes attr.write_backward (overwritable rings). */
-bool record_backward_supported(void);
-
 /* Records for what existed before counting started, from /proc. */
 int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,
 			     const struct record_sink *sink);

@@ -48,4 +48,13 @@ int perf_sys_open(struct perf_counter_attr *attr, pid_t pid, int cpu,
  */
 bool perf_event_supported(u32 type, u64 config, int *err);
 
+/*
+ * Whether the kernel takes attr.write_backward (overwritable rings).
+ * Kernels without backward buffers refuse the bit with EINVAL; that is
+ * told apart from other reasons to refuse the probe's open (which say
+ * nothing about the bit: then it is taken to be supported, and the
+ * real open reports them better).
+ */
+bool perf_backward_supported(void);
+
 #endif /* __PERF_BACKEND_H */
