@@ -186,9 +186,11 @@ if command -v setpriv > /dev/null &&
 		"$shared/perf" sched daemon -o "$shared/rw" 2> "$tmpdir/err2"
 	rc2=$?
 	rm -rf "$shared"
-	[ $rc -ne 0 ] && [ $named -eq 0 ] ||
+	if [ $rc -eq 0 ] || [ $named -ne 0 ]; then
 		fail "an unwritable directory: exit $rc, $(cat "$tmpdir/err")"
-	[ $rc2 -ne 0 ] && grep -Eqi 'permission|paranoid|root' "$tmpdir/err2" ||
+	fi
+	if [ $rc2 -eq 0 ] || ! grep -Eqi 'permission|paranoid|root' "$tmpdir/err2"; then
 		fail "without privileges: exit $rc2, $(cat "$tmpdir/err2")"
+	fi
 fi
 echo ok
