@@ -224,7 +224,7 @@ int test__flight_store_tasks(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, walk(&st, t - SEC).n == 2,
 		    "the window's two records kept (%llu)",
 		    (unsigned long long)walk(&st, t - SEC).n);
-	flight_store__for_each_thread(&st, name_one, &nm);
+	flight_store__walk_threads(&st, name_one, &nm);
 	TEST_ASSERT(ctx, nm.n == 2 + 2500, "the live tasks (%u)", nm.n);
 	TEST_ASSERT(ctx, nm.comm[0] && !strcmp(nm.comm[0], "make"),
 		    "a dropped exec renamed 100");
@@ -241,7 +241,7 @@ int test__flight_store_tasks(struct test_ctx *ctx)
 		perf_fbuf__free(&one);
 	}
 	nm.n = 0;
-	flight_store__for_each_thread(&st, name_one, &nm);
+	flight_store__walk_threads(&st, name_one, &nm);
 	TEST_ASSERT(ctx, nm.n == 2, "each of the others found and removed (%u left)",
 		    nm.n);
 	flight_store__exit(&st);

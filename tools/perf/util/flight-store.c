@@ -464,7 +464,7 @@ int flight_store__for_each(const struct flight_store *st, u64 from,
 	return ret;
 }
 
-int flight_store__for_each_thread(const struct flight_store *st,
+int flight_store__walk_threads(const struct flight_store *st,
 				  flight_thread_fn fn, void *ctx)
 {
 	u32 i;

@@ -101,7 +101,7 @@ int flight_store__for_each(const struct flight_store *st, u64 from,
 			   flight_record_fn fn, void *ctx);
 typedef int (*flight_thread_fn)(void *ctx, const struct flight_thread *t);
 /* The tasks as they were when the kept records start. */
-int flight_store__for_each_thread(const struct flight_store *st,
+int flight_store__walk_threads(const struct flight_store *st,
 				  flight_thread_fn fn, void *ctx);
 
 #endif /* __PERF_UTIL_FLIGHT_STORE_H */

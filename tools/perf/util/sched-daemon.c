@@ -182,7 +182,7 @@ static int dump_tasks(struct dump *dp, const struct flight_store *st)
 	if (!err)
 		err = record_synthesize_all(dp->id_size, &sink);
 	if (!err)
-		err = flight_store__for_each_thread(st, dump_thread, dp);
+		err = flight_store__walk_threads(st, dump_thread, dp);
 	return err;
 }
 
