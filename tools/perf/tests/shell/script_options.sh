@@ -1,0 +1,91 @@
+#!/bin/sh
+# perf script: filters, -F errors, time of day, empty and cut-short files
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/script.sh"
+need_root
+need_linux_perf
+script_workload
+
+$LINUX_PERF record -q -e cpu-clock -F 2000 -a -g -o "$tmpdir/a.data" \
+	-- $tmpdir/bin/perf test -w threads 2 20000 2>/dev/null ||
+	fail "Linux perf record -a failed"
+"$PERF" record -q -k monotonic -g -o "$tmpdir/k.data" -- $wl ||
+	fail "perf record -k monotonic failed"
+
+# The workload's pid and a thread of it, a time in the middle, a CPU.
+"$PERF" script -i "$tmpdir/a.data" -F comm,pid,tid,time -G > "$tmpdir/all" ||
+	fail "perf script -F comm,pid,tid,time failed"
+ids=$(awk '$1 == "perf" { split($2, id, "/"); if (id[1] != id[2]) { print id[1], id[2]; exit } }' \
+	"$tmpdir/all")
+[ -n "$ids" ] || fail "no sample of a workload thread: $(head -3 "$tmpdir/all")"
+pid=${ids% *} tid=${ids#* }
+t1=$(awk 'NR == 10 { sub(":", "", $NF); print $NF }' "$tmpdir/all")
+t2=$(awk -v n="$(wc -l < "$tmpdir/all")" 'NR == int(n / 2) { sub(":", "", $NF); print $NF }' \
+	"$tmpdir/all")
+
+# Each filter equals Linux perf's, and keeps something.
+same_script "$tmpdir/a.data" --pid "$pid"
+same_script "$tmpdir/a.data" --tid "$tid" -F comm,pid,tid,ip,sym
+same_script "$tmpdir/a.data" --comm perf -G
+same_script "$tmpdir/a.data" --cpu 0 -G
+same_script "$tmpdir/a.data" --time "$t1,$t2" -G
+same_script "$tmpdir/a.data" --time "$t1," -G
+same_script "$tmpdir/a.data" -S workload_threads_loop,__schedule -G
+# Time of day from the clock data, in microseconds and nanoseconds.
+same_script "$tmpdir/k.data" -F +tod
+same_script "$tmpdir/k.data" -F +tod --ns -G
+# The filters keep exactly the lines they name.
+"$PERF" script -i "$tmpdir/a.data" -G --tid "$tid" -F tid > "$tmpdir/tid"
+[ -s "$tmpdir/tid" ] && [ "$(sort -u "$tmpdir/tid" | tr -d ' ')" = "$tid" ] ||
+	fail "--tid $tid kept other threads: $(sort -u "$tmpdir/tid" | head -3)"
+"$PERF" script -i "$tmpdir/a.data" -G --cpu 1 -F cpu > "$tmpdir/cpu"
+[ ! -s "$tmpdir/cpu" ] || [ "$(sort -u "$tmpdir/cpu" | tr -d " ")" = "[001]" ] ||
+	fail "--cpu 1 kept other CPUs: $(sort -u "$tmpdir/cpu" | head -3)"
+
+# -F errors: a clear message and a usage exit, nothing printed.
+expect_error() {
+	what=$1
+	shift
+	rc=0
+	"$PERF" script "$@" > "$tmpdir/err.out" 2> "$tmpdir/err.err" || rc=$?
+	[ "$rc" != 0 ] || fail "$what: exited 0"
+	[ ! -s "$tmpdir/err.out" ] || fail "$what: printed lines: $(head -2 "$tmpdir/err.out")"
+}
+expect_error "unknown field" -i "$tmpdir/a.data" -F comm,nosuchfield
+grep -q "unknown field 'nosuchfield'" "$tmpdir/err.err" ||
+	fail "unknown field: $(head -2 "$tmpdir/err.err")"
+expect_error "unknown type" -i "$tmpdir/a.data" -F bogus:comm
+grep -q "bogus" "$tmpdir/err.err" || fail "unknown type: $(head -2 "$tmpdir/err.err")"
+expect_error "+/- mixed with plain" -i "$tmpdir/a.data" -F comm,+tid
+grep -q "mix" "$tmpdir/err.err" || fail "mixed list: $(head -2 "$tmpdir/err.err")"
+expect_error "symoff without sym" -i "$tmpdir/a.data" -F comm,symoff
+grep -q "symoff" "$tmpdir/err.err" || fail "symoff alone: $(head -2 "$tmpdir/err.err")"
+"$LINUX_PERF" record -q -e cpu-clock -o "$tmpdir/nocpu.data" -- true 2>/dev/null ||
+	fail "Linux perf record of true failed"
+expect_error "cpu without CPU" -i "$tmpdir/nocpu.data" -F comm,cpu
+grep -q "do not have CPU attribute" "$tmpdir/err.err" ||
+	fail "cpu without CPU: $(head -2 "$tmpdir/err.err")"
+expect_error "tod without clock data" -i "$tmpdir/a.data" -F +tod
+grep -q "clock" "$tmpdir/err.err" || fail "tod: $(head -2 "$tmpdir/err.err")"
+
+# An empty file: nothing to do, as perf report says it.
+: > "$tmpdir/empty.data"
+"$PERF" script -i "$tmpdir/empty.data" > "$tmpdir/out" 2> "$tmpdir/err" ||
+	fail "empty file: exited $?"
+grep -q "zero-sized file" "$tmpdir/err" || fail "empty file: $(cat "$tmpdir/err")"
+
+# A file cut short: the lines before the cut, a warning, exit 0, as
+# perf report does.  Each line printed is one of the whole file's.
+"$PERF" script -i "$tmpdir/a.data" -G > "$tmpdir/whole"
+size=$(stat -c %s "$tmpdir/a.data")
+head -c $((size / 2 + 13)) "$tmpdir/a.data" > "$tmpdir/cut.data"
+"$PERF" script -i "$tmpdir/cut.data" -G > "$tmpdir/cut" 2> "$tmpdir/err" ||
+	fail "cut-short file: exited $?: $(cat "$tmpdir/err")"
+grep -q "^Warning:" "$tmpdir/err" || fail "cut-short file: no warning: $(cat "$tmpdir/err")"
+[ -s "$tmpdir/cut" ] && [ "$(wc -l < "$tmpdir/cut")" -lt "$(wc -l < "$tmpdir/whole")" ] ||
+	fail "cut-short file: $(wc -l < "$tmpdir/cut") of $(wc -l < "$tmpdir/whole") lines"
+sort "$tmpdir/cut" > "$tmpdir/cut.s"
+sort "$tmpdir/whole" > "$tmpdir/whole.s"
+[ -z "$(comm -23 "$tmpdir/cut.s" "$tmpdir/whole.s")" ] ||
+	fail "cut-short file: lines not in the whole file's output"
+echo "filters equal Linux perf's; errors, empty and cut-short files handled"
