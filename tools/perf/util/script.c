@@ -833,7 +833,7 @@ static int script_lost(struct script *sc, const union perf_event *ev,
 		sc->lost_records += ev->lost.lost;
 		sc->lost_chunks++;
 	}
-	if (sc->opts.show_lost && s)
+	if (sc->opts.show_lost && s && ev->header.type == PERF_RECORD_LOST)
 		print_sideband(sc, ev, s, pa, s->pid, s->tid, 0);
 	return 0;
 }

@@ -89,3 +89,46 @@ sort "$tmpdir/whole" > "$tmpdir/whole.s"
 [ -z "$(comm -23 "$tmpdir/cut.s" "$tmpdir/whole.s")" ] ||
 	fail "cut-short file: lines not in the whole file's output"
 echo "filters equal Linux perf's; errors, empty and cut-short files handled"
+
+# Kernel-only and user-only stacks: script splits each chain into its
+# kernel frames and its user frames; timehist's stacks are the kernel
+# part followed by the user part.
+"$PERF" script -i "$tmpdir/k.data" > "$tmpdir/chains.all"
+"$PERF" script -i "$tmpdir/k.data" --kernel-callchain > "$tmpdir/chains.k"
+"$PERF" script -i "$tmpdir/k.data" --call-graph-frames=user > "$tmpdir/chains.u"
+frames() { grep -c '^	' "$1"; }
+nk=$(frames "$tmpdir/chains.k")
+nu=$(frames "$tmpdir/chains.u")
+[ "$nk" -gt 0 ] && [ "$nu" -gt 0 ] &&
+	[ $((nk + nu)) -eq "$(frames "$tmpdir/chains.all")" ] ||
+	fail "kernel ($nk) and user ($nu) frames do not add up to $(frames "$tmpdir/chains.all")"
+grep '^	' "$tmpdir/chains.k" | grep -qv '^	 *ffffffff' && fail "--kernel-callchain kept a user frame"
+grep '^	' "$tmpdir/chains.u" | grep -q '^	 *ffffffff' && fail "--user-callchain kept a kernel frame"
+[ "$(grep -vc '^	' "$tmpdir/chains.k")" -eq "$(grep -vc '^	' "$tmpdir/chains.all")" ] ||
+	fail "--kernel-callchain dropped sample lines"
+
+if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
+   [ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+	"$PERF" sched record -q -g -o "$tmpdir/s.data" -- "$tmpdir/bin/perf" test -w sched 2 50 ||
+		fail "perf sched record -g failed"
+	for m in all kernel user; do
+		"$PERF" sched timehist -i "$tmpdir/s.data" --max-stack 100 \
+			--call-graph-frames=$m > "$tmpdir/th.$m" || fail "timehist --call-graph-frames=$m failed"
+	done
+	"$PERF" sched timehist -i "$tmpdir/s.data" --max-stack 100 --user-callchain > "$tmpdir/th.u2"
+	cmp -s "$tmpdir/th.user" "$tmpdir/th.u2" || fail "--user-callchain differs from --call-graph-frames=user"
+	paste -d '\n' "$tmpdir/th.all" "$tmpdir/th.kernel" "$tmpdir/th.user" | awk '
+		NR % 3 == 1 { d = $0; next }
+		NR % 3 == 2 { k = $0; sub(/ +$/, "", k); next }
+		{
+			u = $0; sub(/ +$/, "", u); n = split(u, w, " <- ")
+			if (substr(d, 1, length(k)) != k) { print "kernel part is no prefix: " d; bad = 1 }
+			if (n > 1 && substr(d, length(d) - length(w[n]) + 1) != w[n]) {
+				print "user part does not end it: " d; bad = 1
+			}
+			if (d != k && d != $0) both++
+		}
+		END { if (!both) print "no stack had both parts"; exit bad || !both }' > "$tmpdir/th.bad" ||
+		fail "timehist stacks do not split: $(head -3 "$tmpdir/th.bad")"
+fi
+echo "kernel-only and user-only stacks split call chains in script and timehist"
