@@ -168,18 +168,9 @@ int cmd_report(int argc, const char **argv)
 		usage_with_options_msg(report_usage, options,
 				       "unexpected argument '%s'", argv[1]);
 	report_cmd_options(&cmd, options);
-	err = perf_session__open(&s, cmd.input);
-	if (err == PERF_SESSION_EMPTY) {
-		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
-			cmd.input);
-		return 0;
-	}
-	if (err) {
-		fprintf(stderr, "perf report: %s\n", perf_session__error(&s));
-		return 1;
-	}
-	if (perf_session__warning(&s)[0])
-		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	err = perf_session__open_report(&s, cmd.input, "perf report");
+	if (err)
+		return err == PERF_SESSION_EMPTY ? 0 : 1;
 	err = report_cmd_session(&cmd, &s);
 	report__exit(&cmd.r);
 	perf_session__close(&s);

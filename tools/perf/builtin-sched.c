@@ -178,21 +178,9 @@ static int timehist_open_run(struct timehist_cmd *cmd)
 	char buf[1 << 16];
 	int err;
 
-	err = perf_session__open(&s, cmd->input);
-	if (err == PERF_SESSION_EMPTY) {
-		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
-			cmd->input);
-		perf_session__close(&s);
-		return 0;
-	}
-	if (err) {
-		fprintf(stderr, "perf sched timehist: %s\n",
-			perf_session__error(&s));
-		perf_session__close(&s);
-		return 1;
-	}
-	if (perf_session__warning(&s)[0])
-		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	err = perf_session__open_report(&s, cmd->input, "perf sched timehist");
+	if (err)
+		return err == PERF_SESSION_EMPTY ? 0 : 1;
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	err = sched_timehist__run(&cmd->th, &s, stdout);
 	fflush(stdout);

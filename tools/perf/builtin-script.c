@@ -97,20 +97,9 @@ static int script_cmd_open_run(struct script_cmd *cmd)
 	struct perf_session s;
 	int err;
 
-	err = perf_session__open(&s, cmd->input);
-	if (err == PERF_SESSION_EMPTY) {
-		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
-			cmd->input);
-		perf_session__close(&s);
-		return 0;
-	}
-	if (err) {
-		fprintf(stderr, "perf script: %s\n", perf_session__error(&s));
-		perf_session__close(&s);
-		return 1;
-	}
-	if (perf_session__warning(&s)[0])
-		fprintf(stderr, "Warning: %s\n", perf_session__warning(&s));
+	err = perf_session__open_report(&s, cmd->input, "perf script");
+	if (err)
+		return err == PERF_SESSION_EMPTY ? 0 : 1;
 	err = script_cmd_session(cmd, &s);
 	script__exit(&cmd->sc);
 	perf_session__close(&s);

@@ -2435,3 +2435,19 @@ void perf_session__fprintf_header(struct perf_session *s, FILE *fp, bool full)
 	perf_header_info__fprintf_missing(&s->info, fp);
 	fprintf(fp, "# ========\n#\n");
 }
+
+int perf_session__open_report(struct perf_session *s, const char *path,
+			      const char *cmd)
+{
+	int err = perf_session__open(s, path);
+
+	if (err == PERF_SESSION_EMPTY)
+		fprintf(stderr, "zero-sized file (%s), nothing to do!\n", path);
+	else if (err)
+		fprintf(stderr, "%s: %s\n", cmd, perf_session__error(s));
+	else if (perf_session__warning(s)[0])
+		fprintf(stderr, "Warning: %s\n", perf_session__warning(s));
+	if (err)
+		perf_session__close(s);
+	return err;
+}

@@ -232,6 +232,16 @@ int perf_session__open(struct perf_session *s, const char *path);
 int perf_session__open_fd(struct perf_session *s, int fd, const char *name);
 void perf_session__close(struct perf_session *s);
 
+/*
+ * perf_session__open() for a command that reads one file: says on
+ * stderr what there is to say, "zero-sized file (PATH), nothing to
+ * do!", "CMD: <the error>" or "Warning: <the warning>".  Returns what
+ * perf_session__open() returned; the session is closed unless that is
+ * 0.
+ */
+int perf_session__open_report(struct perf_session *s, const char *path,
+			      const char *cmd);
+
 const char *perf_session__error(const struct perf_session *s);
 /* Empty when there is nothing to warn about. */
 const char *perf_session__warning(const struct perf_session *s);
