@@ -596,6 +596,28 @@ static bool frame_shown(const struct script *sc, int *n, u8 cpumode)
 }
 
 /*
+ * Linux perf drops a whole chain that holds a context marker it does
+ * not know (a user stack walk can end in -1) among the entries it
+ * reads, so none of its frames may be printed before that is known.
+ */
+static bool chain_valid(const struct ip_callchain *cc, int max_stack)
+{
+	int frames = 0;
+	u64 i;
+
+	for (i = 0; i < cc->nr && frames < max_stack; i++) {
+		u64 ip = cc->ips[i];
+
+		if (ip < PERF_CONTEXT_MAX)
+			frames++;
+		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+			 ip != PERF_CONTEXT_USER)
+			return false;
+	}
+	return true;
+}
+
+/*
  * One line per frame, leaf first.  User frames show their address in
  * the object (what objdump shows), kernel frames the address itself.
  * A context marker Linux perf does not know spoils the whole chain.
@@ -608,6 +630,8 @@ static void print_chain(struct script *sc, u64 f, const struct perf_sample *s,
 	int shown = 0;
 	u64 i;
 
+	if (!chain_valid(cc, sc->opts.max_stack))
+		return;
 	for (i = 0; i < cc->nr; i++) {
 		struct addr_location al;
 		int ret = machine__resolve_callchain_ip(&sc->machine, t, &cpumode,
