@@ -853,10 +853,8 @@ static int script_lost(struct script *sc, const union perf_event *ev,
 		       const struct perf_sample *s,
 		       const struct perf_session_attr *pa)
 {
-	if (ev->header.type == PERF_RECORD_LOST) {
-		sc->lost_records += ev->lost.lost;
+	if (ev->header.type == PERF_RECORD_LOST)
 		sc->lost_chunks++;
-	}
 	if (sc->opts.show_lost && s && ev->header.type == PERF_RECORD_LOST)
 		print_sideband(sc, ev, s, pa, s->pid, s->tid, 0);
 	return 0;

@@ -74,7 +74,7 @@ struct script {
 	u64 *cpu_bitmap;		/* --cpu, NULL: every CPU */
 	u32 cpu_bits;
 	void *seq;			/* struct trace_seq, reused */
-	u64 lost_records, lost_chunks;
+	u64 lost_chunks;			/* LOST records, for the warning */
 };
 
 /* The default fields of every kind; call before script__parse_fields(). */
