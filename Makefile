@@ -44,7 +44,9 @@ clean:
 # vmcheck: boot it in QEMU, run KUnit, the selftests and perf test; make
 # series: export and check the patch series (build/series).  DEBUG=1 picks
 # the debug variant (kernel/configs/debug.config, build/kbuild-debug);
-# STRESS=1 makes vmcheck's two stress tests run 300 s each instead of 5.
+# STRESS=1 makes vmcheck's two stress tests run 300 s each instead of 5;
+# FUZZ=1 makes its system call fuzzer run 300 s as root and 300 s as
+# nobody instead of 10 (with DEBUG=1: KASAN, lockdep and the rest watch).
 KERNEL_VARIANT := $(if $(filter-out 0,$(DEBUG)),--debug)
 
 kernel: deps

@@ -75,17 +75,6 @@ static int inherit_group(struct perf_counter *leader,
 	return 0;
 }
 
-static struct perf_counter_context *child_ctx_alloc(struct task_struct *child)
-{
-	struct perf_counter_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
-
-	if (!ctx)
-		return NULL;
-	perf_counter_ctx_init(ctx, child, -1);
-	get_task_struct(child);
-	return ctx;
-}
-
 /* From copy_process(): @child is not running yet. */
 int perf_counter_init_task(struct task_struct *child, u64 clone_flags)
 {
@@ -104,7 +93,7 @@ int perf_counter_init_task(struct task_struct *child, u64 clone_flags)
 		if (!counter_wants_inherit(leader, clone_flags))
 			continue;
 		if (!ctx)
-			ctx = child_ctx_alloc(child);
+			ctx = perf_counter_task_ctx_alloc(child);
 		if (!ctx) {
 			err = -ENOMEM;
 			break;

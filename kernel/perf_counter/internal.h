@@ -396,6 +396,7 @@ void perf_counter_recursion_exit(unsigned int level);
 unsigned long perf_counter_recursion_drops(void);
 struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu);
 struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *t);
+struct perf_counter_context *perf_counter_task_ctx_alloc(struct task_struct *task);
 void perf_counter_put_ctx(struct perf_counter_context *ctx);
 typedef void (*perf_counter_ctx_fn)(struct perf_counter *counter, void *arg);
 void perf_counter_ctx_call(struct perf_counter *counter,

@@ -345,10 +345,11 @@ bool perf_counter_buffer_readable(struct perf_counter_buffer *rb)
 
 /*
  * PERF_COUNTER_IOC_PAUSE_OUTPUT: @pause stops output into @rb, and
- * returns only once no writer is in flight, so that nothing in the
- * buffer changes until output is resumed.  A writer counts itself in
- * before it reads rb->paused, and we read rb->writers after storing it:
- * once we have seen no writer, every later one sees the pause.
+ * returns only once no writer is in flight and all is published, so
+ * that nothing in the buffer changes until output is resumed.  A writer
+ * counts itself in before it reads rb->paused, and we read rb->writers
+ * after storing it: once we have seen no writer, every later one sees
+ * the pause.
  */
 void perf_counter_buffer_pause(struct perf_counter_buffer *rb, bool pause)
 {
@@ -359,8 +360,15 @@ void perf_counter_buffer_pause(struct perf_counter_buffer *rb, bool pause)
 		return;
 	/* Pairs with rb_reserve(): the flag stored before writers read. */
 	smp_mb();
-	/* Writers are short; one preempted in a record needs its CPU. */
-	while (atomic_read(&rb->writers)) {
+	/*
+	 * Writers are short; one preempted in a record needs its CPU.  The
+	 * last writer out may count itself in again to publish a record
+	 * that nested into its commit (rb_commit()): until data_head
+	 * covers every reservation, the buffer is not still yet.
+	 */
+	while (atomic_read(&rb->writers) ||
+	       READ_ONCE(rb->user_page->data_head) !=
+	       atomic_long_read(&rb->head)) {
 		if (++spins < 1000)
 			cpu_relax();
 		else

@@ -60,6 +60,34 @@ struct perf_counter_context *perf_counter_get_cpu_ctx(int cpu)
 	return ctx;
 }
 
+/*
+ * A new context of @task, not yet the task's.  It keeps the scheduler
+ * hooks on for as long as it lives: a context outlives its counters,
+ * and were the hooks to go off with the last counter of the system
+ * while the task runs, the context would stay marked active after the
+ * task left the CPU, and that CPU's task_ctx would still point at it
+ * when the next task's context starts there.
+ */
+struct perf_counter_context *perf_counter_task_ctx_alloc(struct task_struct *task)
+{
+	struct perf_counter_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return NULL;
+	perf_counter_ctx_init(ctx, task, -1);
+	get_task_struct(task);
+	perf_counter_sched_key_get();
+	return ctx;
+}
+
+/* A context from perf_counter_task_ctx_alloc() that nobody saw. */
+static void task_ctx_free_unused(struct perf_counter_context *ctx)
+{
+	perf_counter_sched_key_put();
+	put_task_struct(ctx->task);
+	kfree(ctx);
+}
+
 void perf_counter_put_ctx(struct perf_counter_context *ctx)
 {
 	if (!refcount_dec_and_test(&ctx->refcount))
@@ -67,6 +95,7 @@ void perf_counter_put_ctx(struct perf_counter_context *ctx)
 	/* The contexts of CPUs are never freed. */
 	if (WARN_ON_ONCE(!ctx->task))
 		return;
+	perf_counter_sched_key_put();
 	put_task_struct(ctx->task);
 	kfree_rcu(ctx, rcu_head);
 }
@@ -88,11 +117,9 @@ struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *task)
 	if (ctx)
 		return ctx;
 
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	new = perf_counter_task_ctx_alloc(task);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	perf_counter_ctx_init(new, task, -1);
-	get_task_struct(task);
 
 	task_lock(task);
 	ctx = task->perf_counter_ctxp;
@@ -107,10 +134,8 @@ struct perf_counter_context *perf_counter_get_task_ctx(struct task_struct *task)
 		new = NULL;
 	}
 	task_unlock(task);
-	if (new) {
-		put_task_struct(task);
-		kfree(new);
-	}
+	if (new)
+		task_ctx_free_unused(new);
 	return ctx;
 }
 
@@ -128,6 +153,8 @@ static void task_ctx_activate(struct perf_counter_context *ctx)
 
 	if (ctx->is_active || ctx->dead || ctx->task->perf_counter_ctxp != ctx)
 		return;
+	/* The last task's context left with its task (or was never here). */
+	WARN_ON_ONCE(cpus->task_ctx && cpus->task_ctx != ctx);
 	perf_counter_ctx_sched_in(ctx, perf_counter_clock());
 	cpus->task_ctx = ctx;
 }

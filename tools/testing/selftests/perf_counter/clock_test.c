@@ -29,14 +29,9 @@ static __u64 perf_clock_ns(void)
 /* Keep to one CPU: the clock is per CPU, comparable across CPUs only roughly. */
 static bool pin_to_this_cpu(void)
 {
-	cpu_set_t set;
 	int cpu = sched_getcpu();
 
-	if (cpu < 0)
-		return false;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) == 0;
+	return cpu >= 0 && pin_to_cpu(cpu);
 }
 
 /* The time of the last sample in @r (PERF_SAMPLE_TIME alone); 0 if none. */

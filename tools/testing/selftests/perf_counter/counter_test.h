@@ -288,6 +288,62 @@ static inline bool touch_fresh_pages(unsigned int pages)
 	return true;
 }
 
+/*
+ * Ring buffers alive in the subsystem: each is one vmalloc area whose
+ * caller, in /proc/vmallocinfo, is perf_counter_buffer_alloc, so a
+ * leaked buffer shows exactly where memory totals would only drift.
+ */
+#define VMALLOCINFO	"/proc/vmallocinfo"
+#define BUFFER_CALLER	"perf_counter_buffer_alloc+"
+/* The last frees wait for an RCU grace period and a work item. */
+#define MAX_FREE_WAITS	2000
+
+/* Live ring buffers of the subsystem; -1 if vmallocinfo is unreadable. */
+static inline int live_buffers(void)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen(VMALLOCINFO, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, BUFFER_CALLER))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* Wait until the buffers are down to @count again; the number left. */
+static inline int buffers_down_to(int count)
+{
+	int i, n = live_buffers();
+
+	for (i = 0; i < MAX_FREE_WAITS && n > count; i++) {
+		usleep(1000);
+		n = live_buffers();
+	}
+	return n;
+}
+
+/*
+ * Run the calling thread on @cpu only (-1: on every CPU again).  The
+ * raw system call with a plain mask: the tests that use this need not
+ * see glibc's cpu_set_t, which only _GNU_SOURCE before <sched.h> gives.
+ */
+static inline bool pin_to_cpu(int cpu)
+{
+	unsigned long mask[16];
+
+	memset(mask, cpu < 0 ? 0xff : 0, sizeof(mask));
+	if (cpu >= 0) {
+		if (cpu >= (int)(8 * sizeof(mask)))
+			return false;
+		mask[cpu / (8 * sizeof(long))] = 1UL << (cpu % (8 * sizeof(long)));
+	}
+	return syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask) == 0;
+}
+
 /* A sampler of every user page fault of the calling task. */
 static inline int fault_sampler(__u64 sample_type, __u64 read_format,
 				bool disabled)

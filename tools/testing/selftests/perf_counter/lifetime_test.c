@@ -199,39 +199,7 @@ TEST(watched_task_exits)
  * kept too many on any of them keeps the buffer, and the count of
  * buffers does not come back to where it was.
  */
-#define VMALLOCINFO	"/proc/vmallocinfo"
-#define BUFFER_CALLER	"perf_counter_buffer_alloc+"
 #define CYCLES		200
-/* The last frees wait for an RCU grace period and a work item. */
-#define MAX_FREE_WAITS	2000
-
-/* Live ring buffers of the subsystem; -1 if vmallocinfo is unreadable. */
-static int live_buffers(void)
-{
-	char line[512];
-	int n = 0;
-	FILE *f = fopen(VMALLOCINFO, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, BUFFER_CALLER))
-			n++;
-	fclose(f);
-	return n;
-}
-
-/* Wait until the buffers are down to @count again; the number left. */
-static int buffers_down_to(int count)
-{
-	int i, n = live_buffers();
-
-	for (i = 0; i < MAX_FREE_WAITS && n > count; i++) {
-		usleep(1000);
-		n = live_buffers();
-	}
-	return n;
-}
 
 /* Every page fault of this task and its children, sampled. */
 static int open_fault_sampler(void)

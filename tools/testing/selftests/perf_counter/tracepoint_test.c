@@ -124,27 +124,6 @@ static void make_getppid_calls(int n)
 		syscall(SYS_getppid);
 }
 
-/* Run on CPU @cpu only (the calling thread; children inherit it). */
-static bool pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) == 0;
-}
-
-static void unpin(void)
-{
-	cpu_set_t set;
-	int cpu;
-
-	CPU_ZERO(&set);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /*
  * @rounds round trips with a child over two pipes, both tasks on one
  * CPU: the parent stops running at least once a round, so it switches
@@ -178,7 +157,7 @@ static bool ping_pong(int rounds)
 	close(to_child[1]);
 	close(to_parent[0]);
 	close(to_parent[1]);
-	unpin();
+	pin_to_cpu(-1);
 	return pid > 0 && i == rounds && WIFEXITED(status) &&
 	       !WEXITSTATUS(status);
 }
@@ -338,7 +317,7 @@ TEST(cpu_counter_counts_its_cpu)
 		make_getppid_calls(CALLS);
 		ASSERT_TRUE(pin_to_cpu(0));
 		make_getppid_calls(CALLS / 2);
-		unpin();
+		pin_to_cpu(-1);
 		ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0);
 		EXPECT_EQ(CALLS, counter_value(fd)) TH_LOG("%s", backend_names[b]);
 		close(fd);
