@@ -265,12 +265,12 @@ static inline char task_state(pid_t pid)
 }
 
 /*
- * Map @pages fresh anonymous pages and write to each: one page fault
- * apiece, as anonymous memory is populated only on first touch, one
- * base page at a time once huge pages (of any size) are ruled out.
- * Returns false when the mapping failed.
+ * Map @pages fresh anonymous pages and write to each, in order: one
+ * page fault apiece, as anonymous memory is populated only on first
+ * touch, one base page at a time once huge pages (of any size) are
+ * ruled out.  Returns the mapping (the caller unmaps it), or NULL.
  */
-static inline bool touch_fresh_pages(unsigned int pages)
+static inline char *touch_new_pages(unsigned int pages)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned int i;
@@ -279,12 +279,22 @@ static inline bool touch_fresh_pages(unsigned int pages)
 	mem = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
-		return false;
+		return NULL;
 	/* Fails harmlessly on kernels without transparent huge pages. */
 	madvise(mem, pages * page, MADV_NOHUGEPAGE);
 	for (i = 0; i < pages; i++)
 		((volatile char *)mem)[i * page] = 1;
-	munmap(mem, pages * page);
+	return mem;
+}
+
+/* The same, unmapped again; false when the mapping failed. */
+static inline bool touch_fresh_pages(unsigned int pages)
+{
+	char *mem = touch_new_pages(pages);
+
+	if (!mem)
+		return false;
+	munmap(mem, pages * sysconf(_SC_PAGESIZE));
 	return true;
 }
 
@@ -344,19 +354,26 @@ static inline bool pin_to_cpu(int cpu)
 	return syscall(SYS_sched_setaffinity, 0, sizeof(mask), mask) == 0;
 }
 
-/* A sampler of every user page fault of the calling task. */
+/* A sampler of every user page fault of the calling task, not open. */
+static inline void fault_sampler_attr(struct perf_counter_attr *attr,
+				      __u64 sample_type, __u64 read_format,
+				      bool disabled)
+{
+	counter_attr_init(attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	attr->sample_period = 1;
+	attr->sample_type = sample_type;
+	attr->read_format = read_format;
+	attr->exclude_kernel = 1;
+	attr->disabled = disabled;
+	attr->wakeup_events = 1;
+}
+
 static inline int fault_sampler(__u64 sample_type, __u64 read_format,
 				bool disabled)
 {
 	struct perf_counter_attr attr;
 
-	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 1;
-	attr.sample_type = sample_type;
-	attr.read_format = read_format;
-	attr.exclude_kernel = 1;
-	attr.disabled = disabled;
-	attr.wakeup_events = 1;
+	fault_sampler_attr(&attr, sample_type, read_format, disabled);
 	return counter_open(&attr, 0, -1, -1, 0);
 }
 

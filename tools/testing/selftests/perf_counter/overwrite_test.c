@@ -15,36 +15,11 @@
 /* PERF_SAMPLE_ADDR alone: header and address. */
 #define SAMPLE_SIZE	16
 
-/*
- * Map @pages fresh pages and touch them in order, one fault each; their
- * addresses are those of the samples.  Returns the start, or NULL.
- */
-static char *fault_in_order(unsigned int pages)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned int i;
-	char *mem;
-
-	mem = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (mem == MAP_FAILED)
-		return NULL;
-	madvise(mem, pages * page, MADV_NOHUGEPAGE);
-	for (i = 0; i < pages; i++)
-		((volatile char *)mem)[i * page] = 1;
-	return mem;
-}
-
 static int backward_fault_sampler(__u64 read_format)
 {
 	struct perf_counter_attr attr;
 
-	counter_attr_init(&attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_ADDR;
-	attr.read_format = read_format;
-	attr.exclude_kernel = 1;
-	attr.disabled = 1;
+	fault_sampler_attr(&attr, PERF_SAMPLE_ADDR, read_format, true);
 	attr.write_backward = 1;
 	return counter_open(&attr, 0, -1, -1, 0);
 }
@@ -120,7 +95,7 @@ TEST(backward_holds_all_before_wrapping)
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 	ASSERT_TRUE(ring_map_prot(&r, fd, 4, false));
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
-	mem = fault_in_order(64);
+	mem = touch_new_pages(64);
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
 	ASSERT_NE(NULL, mem);
 	count = counter_value(fd);
@@ -158,7 +133,7 @@ TEST(backward_overwrite_keeps_newest)
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(errno));
 	ASSERT_TRUE(ring_map_prot(&r, fd, 1, false));
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_ENABLE, 0));
-	mem = fault_in_order(pages);
+	mem = touch_new_pages(pages);
 	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
 	ASSERT_NE(NULL, mem);
 	ASSERT_EQ(sizeof(values), read(fd, values, sizeof(values)));
