@@ -3,9 +3,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/sched.sh"
 need_root
-need_linux_perf
 need_tracepoint sched sched_switch
 need_sampling
+note_linux_perf
 
 # Markers: copies of sleep under names of their own, so that their
 # sched_switch samples tell when they ran.
@@ -55,6 +55,10 @@ awk_hex='
 # A tiny ring may have lost a task's COMM record but kept its samples:
 # look at the name inside the sched_switch records instead.
 has_prev_comm() {
+	"$PERF" script -i "$1" 2>/dev/null | grep -q "prev_comm=$2 "
+}
+
+linux_has_prev_comm() {
 	"$LINUX_PERF" report -i "$1" --stdio 2>/dev/null | grep -q "prev_comm=$2 "
 }
 
@@ -106,7 +110,11 @@ record_three() {
 }
 
 record_three "$PERF" rec-ours
-record_three "$LINUX_PERF" rec-lin
+lin_dumps=
+if have_linux_perf; then
+	record_three "$LINUX_PERF" rec-lin
+	lin_dumps=$(dumps "$tmpdir/rec-lin.err")
+fi
 grep -Eq '/rec-ours\.data\.[0-9]{16} \]$' "$tmpdir/rec-ours.err" ||
 	fail "dump names are not NAME.YYYYMMDDHHMMSScc: $(cat "$tmpdir/rec-ours.err")"
 [ ! -e "$tmpdir/rec-ours.data" ] || fail "rec-ours.data left after the last dump"
@@ -114,14 +122,21 @@ grep -Eq '/rec-ours\.data\.[0-9]{16} \]$' "$tmpdir/rec-ours.err" ||
 # Both tools read every file of both tools, and agree on it.  By pid: a
 # dump may hold samples of a task from before the COMM that names it,
 # which Linux perf's comm column names after that COMM, ours not yet.
-for f in $(dumps "$tmpdir/rec-ours.err") $(dumps "$tmpdir/rec-lin.err"); do
-	same_report "$f" --sort pid
+# Without Linux perf, our tools read our files.
+for f in $(dumps "$tmpdir/rec-ours.err") $lin_dumps; do
+	if have_linux_perf; then
+		same_report "$f" --sort pid
+	else
+		our_report "$f" --sort pid
+	fi
 	"$PERF" sched timehist -i "$f" > "$tmpdir/th-ours.txt" 2> "$tmpdir/th.err" ||
 		fail "our sched timehist on $f: $(cat "$tmpdir/th.err")"
-	"$LINUX_PERF" sched timehist -i "$f" > "$tmpdir/th-lin.txt" 2> "$tmpdir/th.err" ||
-		fail "Linux sched timehist on $f: $(cat "$tmpdir/th.err")"
-	same_lines "$tmpdir/th-lin.txt" "$tmpdir/th-ours.txt" ||
-		fail "sched timehist differs on $f"
+	if have_linux_perf; then
+		"$LINUX_PERF" sched timehist -i "$f" > "$tmpdir/th-lin.txt" 2> "$tmpdir/th.err" ||
+			fail "Linux sched timehist on $f: $(cat "$tmpdir/th.err")"
+		same_lines "$tmpdir/th-lin.txt" "$tmpdir/th-ours.txt" ||
+			fail "sched timehist differs on $f"
+	fi
 done
 
 # Each of our files holds what ran before its signal and nothing older
@@ -158,6 +173,10 @@ wait $rec
 f=$(dumps "$tmpdir/small.err" | head -n 1)
 has_prev_comm "$f" new || fail "the newest marker is missing from the dump"
 has_prev_comm "$f" old && fail "the dump holds the old marker: the rings did not overwrite"
+if have_linux_perf; then
+	linux_has_prev_comm "$f" new || fail "Linux perf: the newest marker is missing from the dump"
+	linux_has_prev_comm "$f" old && fail "Linux perf: the dump holds the old marker"
+fi
 bytes=$(sample_bytes "$f")
 [ "$bytes" -gt 0 ] && [ "$bytes" -le $((ncpus * 2 * page)) ] ||
 	fail "$bytes bytes of samples from $ncpus rings of $((2 * page)) bytes"
@@ -172,7 +191,10 @@ n=$(dumps size.err | wc -l)
 for f in $(dumps size.err | head -n $((n - 1))); do
 	size=$(header_field "$f" "data size")
 	[ "$size" -ge 1048576 ] || fail "$f holds $size bytes, less than 1M"
-	"$LINUX_PERF" report -i "$f" --stdio > /dev/null 2>&1 || fail "Linux perf cannot read $f"
+	"$PERF" report -i "$f" --stdio > /dev/null 2>&1 || fail "our report cannot read $f"
+	if have_linux_perf; then
+		"$LINUX_PERF" report -i "$f" --stdio > /dev/null 2>&1 || fail "Linux perf cannot read $f"
+	fi
 done
 
 # The time trigger, and --switch-max-files: five switches, three kept.
@@ -203,21 +225,31 @@ kernel_map_after_samples() {
 kernel_map_after_samples tail.data || fail "--tail-synthesize: side-band not at the end"
 "$PERF" record -q -e sched:sched_switch -a -o head.data -- $busy
 kernel_map_after_samples head.data && fail "side-band at the end without --tail-synthesize"
-same_report tail.data --sort pid
+if have_linux_perf; then
+	same_report tail.data --sort pid
+else
+	our_report tail.data --sort pid
+fi
 
 # --timestamp-filename alone: one file, renamed at the end.
 "$PERF" record -q --timestamp-filename -e sched:sched_switch -a -o ts.data -- true
 ls ts.data.* | grep -Eq '^ts\.data\.[0-9]{16}$' || fail "no ts.data.<timestamp>: $(ls)"
 
-# SIGTERM leaves a finished file that Linux perf reads without warning.
+# SIGTERM leaves a finished file that both tools read without warning.
 start_recording term "$PERF" record --overwrite -e sched:sched_switch -a
 mark mark1
 kill -TERM $rec
 wait $rec || fail "record exited $? on SIGTERM"
-"$LINUX_PERF" report -i "$tmpdir/term.data" --stdio > /dev/null 2> "$tmpdir/term.lerr" ||
-	fail "Linux perf cannot read the interrupted file"
-grep -qi "warning\|not properly terminated" "$tmpdir/term.lerr" &&
-	fail "Linux perf warns: $(cat "$tmpdir/term.lerr")"
+"$PERF" report -i "$tmpdir/term.data" --stdio > /dev/null 2> "$tmpdir/term.oerr" ||
+	fail "our report cannot read the interrupted file: $(cat "$tmpdir/term.oerr")"
+grep -qi "warning\|not properly terminated" "$tmpdir/term.oerr" &&
+	fail "our report warns: $(cat "$tmpdir/term.oerr")"
+if have_linux_perf; then
+	"$LINUX_PERF" report -i "$tmpdir/term.data" --stdio > /dev/null 2> "$tmpdir/term.lerr" ||
+		fail "Linux perf cannot read the interrupted file"
+	grep -qi "warning\|not properly terminated" "$tmpdir/term.lerr" &&
+		fail "Linux perf warns: $(cat "$tmpdir/term.lerr")"
+fi
 has_comm "$tmpdir/term.data" mark1 || fail "the interrupted file lacks its last marker"
 
 # Usage errors.

@@ -95,10 +95,29 @@ trap 'rm -rf "$tmpdir"' EXIT
 # Linux perf (Debian linux-perf), the oracle of the differential tests.
 LINUX_PERF=${LINUX_PERF:-/usr/bin/perf}
 
+# True when Linux perf runs here.
+have_linux_perf() {
+	"$LINUX_PERF" --version 2>/dev/null | grep -q "perf version"
+}
+
+# Why have_linux_perf is false.
+linux_perf_missing() {
+	if [ -x "$LINUX_PERF" ]; then
+		echo "Linux perf at $LINUX_PERF does not run"
+	else
+		echo "Linux perf ($LINUX_PERF) missing: install the linux-perf package (scripts/install-deps)"
+	fi
+}
+
 need_linux_perf() {
-	[ -x "$LINUX_PERF" ] || skip "Linux perf ($LINUX_PERF) missing: install the linux-perf package (scripts/install-deps)"
-	"$LINUX_PERF" --version 2>/dev/null | grep -q "perf version" ||
-		skip "Linux perf at $LINUX_PERF does not run"
+	have_linux_perf || skip "$(linux_perf_missing)"
+}
+
+# For tests whose own checks run without Linux perf: say once, when it
+# is absent, that the comparisons with it are left out, and why.
+note_linux_perf() {
+	have_linux_perf ||
+		echo "comparisons with Linux perf left out, the other checks run: $(linux_perf_missing)"
 }
 
 # The histogram rows of a 'perf report --stdio' output, whitespace
@@ -131,6 +150,16 @@ report_blocks() {
 			print out
 		}
 		END { flush() }' | sort
+}
+
+# Our report reads FILE with the given options and prints rows.
+our_report() {
+	file=$1
+	shift
+	"$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.txt" 2> "$tmpdir/ours.err" ||
+		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.err")"
+	report_rows "$tmpdir/ours.txt" | grep -q . ||
+		fail "our report printed no rows for $file ($*)"
 }
 
 # Compare our report with Linux perf's on FILE with the given options.
