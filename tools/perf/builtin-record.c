@@ -53,6 +53,7 @@ struct record_cmd {
 	bool default_event;
 	const char *clock_name;		/* -k */
 	int clockid;			/* -1: the kernel's perf clock */
+	bool tod;			/* --tod */
 };
 
 static volatile sig_atomic_t record_done;
@@ -349,7 +350,10 @@ static int record_loop(struct record_cmd *cmd)
 			record_done = 1;
 		else if (ready == -ENOENT)
 			workload__wait(&cmd->wl, NULL);
-		err = cmd->overwrite ? 0 : record_drain(cmd);
+		/* Before the drain: what it writes is newer than the point. */
+		err = record_output__tod_poll(&cmd->out, !cmd->overwrite);
+		if (!err && !cmd->overwrite)
+			err = record_drain(cmd);
 		if (!err && record_switch_due(cmd))
 			err = record_switch(cmd);
 		if (err < 0)
@@ -533,6 +537,28 @@ static void record_check_switch(struct record_cmd *cmd,
 				       "--overwrite reads the rings only at a dump, so a size cannot trigger one: use --switch-output=signal or a time");
 }
 
+/*
+ * --tod: events keep the perf clock where CLOCK_PERF reads it (our
+ * kernel); elsewhere they are stamped with CLOCK_MONOTONIC, which
+ * user space reads and NTP slews with the time of day.
+ */
+static void record_choose_clock(struct record_cmd *cmd)
+{
+	struct timespec ts;
+
+	cmd->out.clockid = cmd->clockid;
+	cmd->out.tod = cmd->tod;
+	if (!cmd->tod || cmd->clockid >= 0)
+		return;
+	if (perf_backend() == PERF_BACKEND_COUNTER &&
+	    !clock_gettime(CLOCK_PERF, &ts)) {
+		cmd->out.clockid = CLOCK_PERF;
+		return;
+	}
+	cmd->clockid = CLOCK_MONOTONIC;
+	cmd->out.clockid = CLOCK_MONOTONIC;
+}
+
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
 {
@@ -551,6 +577,7 @@ static void record_check_options(struct record_cmd *cmd,
 		usage_with_options_msg(record_usage, options,
 				       "unknown clock '%s' for -k (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
 				       cmd->clock_name);
+	record_choose_clock(cmd);
 	if (!cmd->mmap_pages || (cmd->mmap_pages & (cmd->mmap_pages - 1)))
 		usage_with_options_msg(record_usage, options,
 				       "-m needs a power of two number of pages");
@@ -564,7 +591,6 @@ static int record_init_output(struct record_cmd *cmd)
 
 	cmd->out.evlist = cmd->evlist;
 	cmd->out.target = &cmd->target;
-	cmd->out.clockid = cmd->clockid;
 	err = record_output__init(&cmd->out);
 	if (err)
 		fprintf(stderr, "perf record: cannot read the tracepoint formats: %s\n",
@@ -614,6 +640,8 @@ int cmd_record(int argc, const char **argv)
 			    "raw tracepoint data in samples (always on for tracepoints)"),
 		OPT_STRING('k', "clockid", &cmd.clock_name, "clockid",
 			   "time stamps from this clock (monotonic, realtime, ...), with a time-of-day reference in the file"),
+		OPT_BOOLEAN(0, "tod", &cmd.tod,
+			    "time-of-day correlation: a reference at the start and a point every second or when the clock is set"),
 		OPT_BOOLEAN(0, "overwrite", &cmd.overwrite,
 			    "rings keep the newest records, written at a dump or the end"),
 		{ .type = OPTION_CALLBACK, .long_name = "switch-output",

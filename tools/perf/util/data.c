@@ -1250,6 +1250,8 @@ static int setup_data(struct perf_session *s)
 	return 0;
 }
 
+static int read_prologue(struct perf_session *s);
+
 static int open_file_mode(struct perf_session *s)
 {
 	struct perf_file_header *h = &s->header;
@@ -1281,7 +1283,11 @@ static int open_file_mode(struct perf_session *s)
 					     s->header.data.size)
 		read_features(s);
 	name_attrs(s);
-	return 0;
+	tod_from_header(&s->info, &s->tod);
+	err = read_prologue(s);
+	/* A damaged record is met again, and reported, by the iteration. */
+	s->errmsg[0] = '\0';
+	return err;
 }
 
 /* ---- reading: records, from the mapping or a stream ---- */
@@ -1556,6 +1562,16 @@ static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 	return 0;
 }
 
+/* A time-of-day correlation point; an obsolete event type is ignored. */
+static int note_tod_point(struct perf_session *s, const u8 *rec)
+{
+	struct tod_point p;
+
+	if (tod_point_parse(aligned(s, rec), &p))
+		return 0;
+	return tod_add_point(&s->tod, &p);
+}
+
 /* What a record of perf's own tells the session; once per record. */
 static int process_user_record(struct perf_session *s, const u8 *rec,
 			       u64 pos, u64 total)
@@ -1579,18 +1595,21 @@ static int process_user_record(struct perf_session *s, const u8 *rec,
 		return 0;
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		return keep_tracing_data(s, rec);
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		return note_tod_point(s, rec);
 	default:
 		return 0;
 	}
 }
 
 /*
- * A pipe's attrs and features come first in the stream; read them at
+ * A pipe's attrs and features come first in the stream, and a --tod
+ * recording's first correlation point in files and pipes: read them at
  * open, keeping the bytes so that iteration still delivers them.
  */
 static int read_prologue(struct perf_session *s)
 {
-	u64 pos = PIPE_HEADER_SIZE, total;
+	u64 pos = s->data_offset, total;
 	const u8 *rec;
 
 	for (;;) {
@@ -1624,6 +1643,7 @@ static int open_pipe_mode(struct perf_session *s)
 	/* A damaged record is met again, and reported, by the iteration. */
 	s->errmsg[0] = '\0';
 	name_attrs(s);
+	tod_from_header(&s->info, &s->tod);
 	return 0;
 }
 
@@ -1769,6 +1789,7 @@ void perf_session__close(struct perf_session *s)
 	free(s->attrs);
 	free(s->ids.slots);
 	perf_header_info__exit(&s->info);
+	tod_exit(&s->tod);
 	if (s->map)
 		munmap((void *)s->map, s->size);
 	if (s->own_fd)

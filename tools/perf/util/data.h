@@ -32,6 +32,7 @@
 #include <linux/perf_counter.h>
 #include "event.h"
 #include "header.h"
+#include "tod.h"
 
 struct perf_data_writer {
 	int fd;
@@ -188,6 +189,14 @@ struct perf_session {
 	u64 sample_type_all;		/* every attr's bits, or-ed */
 
 	struct perf_header_info info;
+	/*
+	 * Time of day: CLOCK_DATA, and the correlation points of a
+	 * recording made with --tod (tod.h).  The points at the start of
+	 * the data are read at open, so tod.nr_points says whether the
+	 * file has them; the others as the records are read, before any
+	 * record they cover is delivered.
+	 */
+	struct tod tod;
 	const void *tracing_data;	/* TRACING_DATA: tracefs formats */
 	u64 tracing_data_size;
 	void *own_tracing_data;

@@ -127,6 +127,24 @@ struct perf_record_header_feature {
 	char data[];
 };
 
+/*
+ * perf.data: a time-of-day correlation point (perf record --tod, tod.h).
+ * It takes the type of the obsolete HEADER_EVENT_TYPE record, which
+ * Linux perf reads and skips, in files and in pipes; the magic tells it
+ * from a record of the old kind, whose first word is an event id.
+ */
+#define PERF_TOD_POINT_MAGIC 0x31544e494f50444fULL	/* "ODPOINT1" */
+
+struct perf_record_tod_point {
+	struct perf_counter_header header;	/* HEADER_EVENT_TYPE */
+	u64 magic;
+	u64 clock_ns;		/* the event clock ... */
+	u64 tod_ns;		/* ... and CLOCK_REALTIME, at one instant */
+	u64 bracket_ns;		/* how long that instant took to read */
+	u32 clockid;		/* the event clock's id */
+	u32 flags;		/* TOD_POINT_STEP: the clock was set before */
+};
+
 struct perf_record_time_conv {
 	struct perf_counter_header header;
 	u64 time_shift;

@@ -149,7 +149,8 @@ static int parse_long(const struct option *opts, int argc, const char **argv)
 	if (!o && !strncmp(name, "no-", 3)) {
 		o = find_long(opts, name + 3, len - 3);
 		unset = 1;
-		if (o && takes_arg(o) && o->type != OPTION_STRING)
+		if (o && takes_arg(o) && o->type != OPTION_STRING &&
+		    !o->optional_arg)
 			o = NULL;
 	}
 	if (!o) {

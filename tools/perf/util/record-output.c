@@ -29,6 +29,9 @@ static int build_tracing_data(struct record_output *out)
 	return err;
 }
 
+/* Points kept for dumps: over an hour of them, 128 KiB. */
+#define TOD_KEEP 4096
+
 int record_output__init(struct record_output *out)
 {
 	u64 sample_type = out->evlist->first->attr.sample_type;
@@ -36,6 +39,9 @@ int record_output__init(struct record_output *out)
 
 	out->id_size = perf_sample_id_size(sample_type);
 	err = build_id_tracker__init(&out->build_ids, sample_type);
+	if (!err && out->tod)
+		err = tod_tracker__init(&out->tod_tracker, out->clockid,
+					TOD_KEEP);
 	if (err)
 		return err;
 	return build_tracing_data(out);
@@ -49,6 +55,7 @@ void record_output__exit(struct record_output *out)
 	build_id_tracker__exit(&out->build_ids);
 	perf_fbuf__free(&out->tracing_data);
 	perf_fbuf__free(&out->snap);
+	tod_tracker__exit(&out->tod_tracker);
 }
 
 /* The writer frees its features: each file gets its own copy. */
@@ -69,25 +76,56 @@ static int add_tracing_data(struct record_output *out)
 }
 
 /*
- * With -k, where event times stand against the time of day; taken per
- * file, so each one carries a fresh reference.
+ * With -k or --tod, where event times stand against the time of day;
+ * taken per file, so each one carries a fresh reference.
  */
-static int add_clock(struct record_output *out)
+static int add_clock(struct record_output *out, struct tod_point *p)
 {
-	struct timespec res = { 0 };
-	struct tod tod;
 	int err;
 
 	if (out->clockid < 0)
 		return 0;
-	err = tod_take_reference(out->clockid, &tod);
-	if (err)
-		return err;
-	clock_getres(out->clockid, &res);
-	perf_header_info__set_clock(&out->writer.info, out->clockid,
-				    (u64)res.tv_sec * 1000000000ULL + res.tv_nsec,
-				    tod.tod_ns, tod.clock_ns);
-	return 0;
+	if (out->tod)
+		err = tod_tracker__take(&out->tod_tracker, p);
+	else
+		err = tod_take_point(out->clockid, p);
+	if (!err)
+		tod_set_header(&out->writer.info, out->clockid, p);
+	return err;
+}
+
+static int write_tod_point(struct record_output *out,
+			   const struct tod_point *p)
+{
+	struct perf_record_tod_point rec;
+
+	tod_point_record(p, out->clockid, &rec);
+	return perf_data_writer__write(&out->writer, &rec, sizeof(rec));
+}
+
+int record_output__tod_poll(struct record_output *out, bool write)
+{
+	struct tod_point p;
+	int ret;
+
+	if (!out->tod || !out->open)
+		return 0;
+	ret = tod_tracker__poll(&out->tod_tracker, &p);
+	if (ret <= 0 || !write)
+		return ret;
+	return write_tod_point(out, &p);
+}
+
+/* Every kept point, before the records of a dump: readers look back. */
+static int write_kept_points(struct record_output *out)
+{
+	const struct tod_tracker *t = &out->tod_tracker;
+	int err = 0;
+	u32 i;
+
+	for (i = 0; out->tod && i < t->nr_kept && !err; i++)
+		err = write_tod_point(out, tod_tracker__kept(t, i));
+	return err;
 }
 
 static int add_attrs(struct record_output *out)
@@ -107,6 +145,7 @@ static int add_attrs(struct record_output *out)
 
 int record_output__open(struct record_output *out, const char *path)
 {
+	struct tod_point point;
 	int err = perf_data_writer__open(&out->writer, path);
 
 	if (err) {
@@ -121,12 +160,15 @@ int record_output__open(struct record_output *out, const char *path)
 	if (!err)
 		err = add_tracing_data(out);
 	if (!err)
-		err = add_clock(out);
+		err = add_clock(out, &point);
 	if (!err)
 		err = perf_header_info__set_cmdline(&out->writer.info,
 						    out->argc, out->argv);
 	if (!err)
 		err = perf_data_writer__begin(&out->writer);
+	/* The file's first record: the reference of all that follow. */
+	if (!err && out->tod)
+		err = write_tod_point(out, &point);
 	if (err) {
 		perf_data_writer__abort(&out->writer);
 		out->open = false;
@@ -241,6 +283,8 @@ int record_output__dump(struct record_output *out, struct record_rings *rings)
 	int err = take_snapshot(out, rings);
 
 	out->file.wakeups++;
+	if (!err)
+		err = write_kept_points(out);
 	if (!err && !out->tail_synthesize)
 		err = record_output__synthesize(out);
 	if (!err)

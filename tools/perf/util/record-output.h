@@ -29,13 +29,16 @@
 #include "header.h"
 #include "record.h"
 #include "target.h"
+#include "tod.h"
 
 struct record_output {
 	/* Set by the caller before init. */
 	struct perf_evlist *evlist;
 	const struct target *target;	/* which tasks the side-band covers */
 	pid_t cmd_pid;			/* the command perf runs, or 0 */
-	int clockid;			/* -k, or -1: the kernel's clock */
+	int clockid;			/* the time-of-day reference's clock
+					 * (CLOCK_DATA), or -1: none */
+	bool tod;			/* --tod: correlation points too */
 	int argc;			/* for the cmdline feature */
 	const char **argv;
 	bool tail_synthesize;		/* side-band at a file's end */
@@ -50,6 +53,7 @@ struct record_output {
 	struct build_id_tracker build_ids;
 	struct perf_fbuf tracing_data;	/* built once, copied per file */
 	struct perf_fbuf snap;		/* a snapshot's records */
+	struct tod_tracker tod_tracker;	/* with tod */
 	const char *failed;		/* after an error: what failed */
 };
 
@@ -88,6 +92,14 @@ int record_output__dump(struct record_output *out, struct record_rings *rings);
 /* record_output__open(@path), then record_output__dump(). */
 int record_output__snapshot(struct record_output *out,
 			    struct record_rings *rings, const char *path);
+
+/*
+ * With tod, call often (every 100 ms or so): takes a correlation point
+ * when one is due, and writes it to the open file when @write (not for
+ * overwritable rings, whose files get the points kept at the dump).
+ * 0 or -errno.
+ */
+int record_output__tod_poll(struct record_output *out, bool write);
 
 /* Bytes of records in the open file. */
 u64 record_output__bytes(const struct record_output *out);

@@ -210,10 +210,13 @@ static int dump_header(struct dump *dp, struct perf_evlist *evlist,
 {
 	struct perf_header_info *info = &dp->w.info;
 	const struct perf_counter_attr *a = &evlist->first->attr;
+	struct tod_point point;
 	int err = dump_add_attrs(dp, evlist);
 
 	if (!err && a->use_clockid)
-		err = tod_set_header(info, a->clockid);
+		err = tod_take_point(a->clockid, &point);
+	if (!err && a->use_clockid)
+		tod_set_header(info, a->clockid, &point);
 	if (!err && o->argv)
 		err = perf_header_info__set_cmdline(info, o->argc, o->argv);
 	if (err || !dp->compress)

@@ -395,10 +395,36 @@ static int check_fields(struct script *sc)
 			return -EINVAL;
 		tod |= !!(sc->opts.kind[k].fields & SF(TOD));
 	}
-	if (tod && !sc->tod.valid) {
-		fprintf(stderr, "perf script: %s has no clock data, so no time of day ('tod'): record with -k/--clockid\n",
+	if (tod && !s->tod.valid) {
+		fprintf(stderr, "perf script: %s has no clock data, so no time of day ('tod'): record with --tod or -k/--clockid\n",
 			s->name);
 		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * --tod, and files recorded with --tod: the time of day goes before
+ * the time, as -F +tod puts it, in the kinds -F did not set; --no-tod
+ * takes it out of those.
+ */
+static int tod_defaults(struct script *sc)
+{
+	struct perf_session *s = sc->session;
+	int show = tod_show(&sc->opts.tod, &s->tod, "perf script", s->name);
+	int k;
+
+	if (show < 0)
+		return show;
+	for (k = 0; k < SK_NR; k++) {
+		struct script_fields *f = &sc->opts.kind[k];
+
+		if (f->user_set && sc->opts.tod.show == TOD_SHOW_AUTO)
+			continue;
+		if (show && (f->fields & SF(TIME)))
+			f->fields |= SF(TOD);
+		else if (!show)
+			f->fields &= ~SF(TOD);
 	}
 	return 0;
 }
@@ -458,8 +484,7 @@ static int script_setup(struct script *sc)
 	for (i = 0; i < s->nr_attrs; i++)
 		chains |= !!(s->attrs[i].attr.sample_type & PERF_SAMPLE_CALLCHAIN);
 	chains &= !sc->opts.hide_callchain;
-	tod_from_header(&s->info, &sc->tod);
-	if (check_fields(sc) || setup_tracepoints(sc) || setup_cpus(sc))
+	if (tod_defaults(sc) || check_fields(sc) || setup_tracepoints(sc) || setup_cpus(sc))
 		return -EINVAL;
 	chain_defaults(sc, chains);
 	sc->attrs = calloc(s->nr_attrs ? s->nr_attrs : 1, sizeof(*sc->attrs));
@@ -481,7 +506,7 @@ static bool cpu_filtered(const struct script *sc, u32 cpu)
 
 static void print_tod(struct script *sc, u64 time)
 {
-	u64 ns = tod_of(&sc->tod, time);
+	u64 ns = tod_of(&sc->session->tod, time);
 	time_t sec = ns / 1000000000;
 	char date[64];
 	struct tm tm;

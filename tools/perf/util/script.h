@@ -54,6 +54,7 @@ struct script_opts {
 	bool show_mmap;			/* --show-mmap-events */
 	bool show_lost;			/* --show-lost-events */
 	int max_stack;			/* 0: the default, 127 */
+	struct tod_choice tod;		/* --tod[=start], --no-tod */
 };
 
 struct tep_handle;
@@ -67,7 +68,6 @@ struct script {
 	FILE *out;
 	bool ready;			/* fields checked against the attrs */
 	int name_width;			/* of the widest event name */
-	struct tod tod;
 	struct tep_handle *tep;
 	struct script_attr *attrs;	/* per session attr */
 	u32 nr_attrs;
