@@ -18,6 +18,7 @@ struct report_cmd {
 	const char *input;
 	const char *sort;
 	bool dump_raw;
+	struct tod_choice tod;		/* -D: --tod[=start], --no-tod */
 	bool header;
 	bool header_only;
 	bool children;
@@ -87,9 +88,12 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 			return 0;
 	}
 	if (cmd->dump_raw)
-		err = perf_session__dump(s, stdout, true);
+		err = perf_session__dump_tod(s, stdout, &cmd->tod,
+					     "perf report");
 	else
 		err = report__run(&cmd->r, s, stdout);
+	if (err == -EINVAL && !perf_session__error(s)[0])
+		return 1;	/* no time-of-day reference: already said */
 	if (err == PERF_SESSION_DATA_ERROR) {
 		fprintf(stderr, "Warning: %s\nThe report shows the records before that point.\n",
 			perf_session__error(s));
@@ -151,6 +155,9 @@ int cmd_report(int argc, const char **argv)
 			    "show the file header, then the report"),
 		OPT_BOOLEAN(0, "header-only", &cmd.header_only,
 			    "show only the file header"),
+		{ .type = OPTION_CALLBACK, .long_name = "tod", .value = &cmd.tod,
+		  .argh = "start", .help = "with -D: " TOD_OPTION_HELP,
+		  .callback = tod_option, .optional_arg = true },
 		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
 			    "dump every record with its offset and fields"),
 		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",

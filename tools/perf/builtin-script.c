@@ -71,7 +71,8 @@ static int script_cmd_session(struct script_cmd *cmd, struct perf_session *s)
 
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	if (cmd->dump_raw)
-		err = perf_session__dump(s, stdout, true);
+		err = perf_session__dump_tod(s, stdout, &cmd->sc.opts.tod,
+					     "perf script");
 	else
 		err = script__run(&cmd->sc, s, stdout);
 	fflush(stdout);

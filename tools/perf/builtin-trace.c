@@ -60,7 +60,7 @@ static void trace_forward_signal(int sig)
 static int record_args(const char **v, const char *filter)
 {
 	static const char * const fixed[] = {
-		"record", "-R", "-c", "1", "-k", "monotonic", "-m", "1024",
+		"record", "-R", "-c", "1", "--tod", "-m", "1024",
 	};
 	static const char * const events[] = {
 		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
@@ -260,6 +260,10 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 	o->summary = cmd->summary_only || cmd->with_summary;
 	o->time = cmd->time == 2 ? TRACE_TIME_TOD :
 		  cmd->time == 1 ? TRACE_TIME_PERF : TRACE_TIME_RELATIVE;
+	/* --tod is -TT; --tod=start maps with the start reference alone. */
+	if (o->tod.show == TOD_SHOW_ON)
+		o->time = TRACE_TIME_TOD;
+	o->tod.show = TOD_SHOW_ON;
 	o->live = !cmd->input;
 	symbol_conf.symfs = cmd->symfs;
 }
@@ -292,6 +296,10 @@ int cmd_trace(int argc, const char **argv)
 			    "a summary per thread instead of the calls"),
 		OPT_BOOLEAN('S', "with-summary", &cmd.with_summary,
 			    "the calls, then a summary per thread"),
+		{ .type = OPTION_CALLBACK, .long_name = "tod",
+		  .value = &cmd.opts.tod, .argh = "start",
+		  .help = "time of day, as -TT (=start: the start reference alone)",
+		  .callback = tod_option, .optional_arg = true },
 		OPT_INCR('T', "time", &cmd.time,
 			 "-T: event clock time stamps; -TT: time of day"),
 		OPT_STRING('m', "mmap-pages", &cmd.mmap_pages, "pages",

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include "dump.h"
 
@@ -429,6 +430,36 @@ static void dump_time_conv(FILE *fp, const union perf_event *ev)
 	fprintf(fp, "... Cap Time Short  %d\n", ((const u8 *)ev)[49]);
 }
 
+/* "2026-11-25 22:14:30.123456789" in local time. */
+static void print_tod_ns(FILE *fp, u64 ns)
+{
+	time_t sec = ns / 1000000000;
+	char date[64];
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm))
+		strcpy(date, "?");
+	else
+		strftime(date, sizeof(date), "%F %H:%M:%S", &tm);
+	fprintf(fp, "%s.%09llu", date, ns % 1000000000);
+}
+
+/* A --tod correlation point; an obsolete event type record as such. */
+static void dump_event_type(FILE *fp, const union perf_event *ev)
+{
+	struct tod_point p;
+
+	if (tod_point_parse(ev, &p)) {
+		fputc('\n', fp);
+		return;
+	}
+	fprintf(fp, " tod point: clock %llu.%09llu is ",
+		p.clock_ns / 1000000000, p.clock_ns % 1000000000);
+	print_tod_ns(fp, p.tod_ns);
+	fprintf(fp, " (read in %llu ns)%s\n", p.bracket_ns,
+		p.flags & TOD_POINT_STEP ? ", after the clock was set" : "");
+}
+
 /* Records perf writes. */
 static void dump_user(FILE *fp, const union perf_event *ev)
 {
@@ -459,6 +490,9 @@ static void dump_user(FILE *fp, const union perf_event *ev)
 		break;
 	case PERF_RECORD_TIME_CONV:
 		dump_time_conv(fp, ev);
+		break;
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		dump_event_type(fp, ev);
 		break;
 	default:
 		fputc('\n', fp);
@@ -569,6 +603,7 @@ void perf_dump__stats(const struct perf_session *s, FILE *fp)
 
 struct dump_ctx {
 	FILE *fp;
+	bool tod;		/* a time-of-day line after timed records */
 };
 
 static int dump_one(struct perf_session *s, const union perf_event *event,
@@ -578,12 +613,18 @@ static int dump_one(struct perf_session *s, const union perf_event *event,
 	struct dump_ctx *d = ctx;
 
 	perf_dump__record(s, d->fp, event, offset, sample, attr);
+	if (d->tod && sample && sample->time) {
+		fputs("... time of day: ", d->fp);
+		print_tod_ns(d->fp, tod_of(&s->tod, sample->time));
+		fputc('\n', d->fp);
+	}
 	return 0;
 }
 
-int perf_session__dump(struct perf_session *s, FILE *fp, bool ordered)
+static int session_dump(struct perf_session *s, FILE *fp, bool ordered,
+			bool tod)
 {
-	struct dump_ctx d = { .fp = fp };
+	struct dump_ctx d = { .fp = fp, .tod = tod };
 	int ret;
 
 	if (ordered)
@@ -592,4 +633,17 @@ int perf_session__dump(struct perf_session *s, FILE *fp, bool ordered)
 		ret = perf_session__process_events(s, dump_one, &d);
 	perf_dump__stats(s, fp);
 	return ret;
+}
+
+int perf_session__dump(struct perf_session *s, FILE *fp, bool ordered)
+{
+	return session_dump(s, fp, ordered, false);
+}
+
+int perf_session__dump_tod(struct perf_session *s, FILE *fp,
+			   const struct tod_choice *choice, const char *cmd)
+{
+	int tod = tod_show(choice, &s->tod, cmd, s->name);
+
+	return tod < 0 ? tod : session_dump(s, fp, true, tod);
 }

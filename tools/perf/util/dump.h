@@ -17,6 +17,14 @@
  */
 int perf_session__dump(struct perf_session *s, FILE *fp, bool ordered);
 
+/*
+ * The same in time order, with "... time of day: " after each timed
+ * record when @choice (tod.h) says so for this file; -EINVAL, said
+ * on stderr for @cmd, when asked for without a reference.
+ */
+int perf_session__dump_tod(struct perf_session *s, FILE *fp,
+			   const struct tod_choice *choice, const char *cmd);
+
 /* One record with its hex dump, as the iteration hands it out. */
 void perf_dump__record(struct perf_session *s, FILE *fp,
 		       const union perf_event *event, u64 offset,

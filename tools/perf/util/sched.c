@@ -141,15 +141,27 @@ static char *put_msec(char *p, u64 nsecs, int width)
 	return p;
 }
 
-/* "%15s [%04d] " of "secs.usecs" and the cpu. */
-static char *put_timestamp(char *p, u64 t, int cpu)
+/* "secs.usecs", or with --tod "HH:MM:SS.uuuuuu"; returns the end. */
+static char *put_time(char *tstr, struct tod *tod, u64 t)
 {
-	char tstr[32], *e;
+	char *e;
 
+	if (tod) {
+		tod_format(tod_of(tod, t), tstr, 16);
+		return tstr + strlen(tstr);
+	}
 	e = put_u64(tstr, t / 1000000000ULL, 0, ' ');
 	*e++ = '.';
 	e = put_u64(e, t % 1000000000ULL / NSEC_PER_USEC, 6, '0');
 	*e = 0;
+	return e;
+}
+
+/* "%15s [%04d] " of the time and the cpu. */
+static char *put_timestamp(char *p, struct tod *tod, u64 t, int cpu)
+{
+	char tstr[32], *e = put_time(tstr, tod, t);
+
 	p = put_str(p, "", 0, 15 - (int)(e - tstr));
 	p = put_str(p, tstr, sizeof(tstr), 0);
 	if (cpu < 0)
@@ -169,11 +181,11 @@ static void print_msec(FILE *out, u64 nsecs, int width)
 	fwrite(buf, 1, put_msec(buf, nsecs, width) - buf, out);
 }
 
-static void print_timestamp(FILE *out, u64 t, int cpu)
+static void print_timestamp(struct sched_timehist *th, u64 t, int cpu)
 {
 	char buf[64];
 
-	fwrite(buf, 1, put_timestamp(buf, t, cpu) - buf, out);
+	fwrite(buf, 1, put_timestamp(buf, th->tod, t, cpu) - buf, th->out);
 }
 
 /*
@@ -580,7 +592,7 @@ static void print_switch_line(struct sched_timehist *th,
 
 	if (!cpu_shown(th, s->cpu))
 		return;
-	print_timestamp(out, time, s->cpu);
+	print_timestamp(th, time, s->cpu);
 	if (th->opts.cpu_visual) {
 		fputc(' ', out);
 		for (i = 0; i <= th->max_cpu; i++)
@@ -784,7 +796,7 @@ static void print_event_line(struct sched_timehist *th,
 {
 	u32 i;
 
-	print_timestamp(th->out, s->time, s->cpu);
+	print_timestamp(th, s->time, s->cpu);
 	if (th->opts.cpu_visual && mark == 'm') {
 		fprintf(th->out, "  ");
 		for (i = 0; i <= th->max_cpu; i++)
@@ -1267,6 +1279,10 @@ int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 	int err;
 
 	th->out = out;
+	err = tod_show(&th->opts.tod, &s->tod, "perf sched timehist", s->name);
+	if (err < 0)
+		return err;
+	th->tod = err ? &s->tod : NULL;
 	err = timehist_prepare(th, s);
 	if (err)
 		return err;

@@ -15,6 +15,7 @@
 #include <perf/types.h>
 #include "data.h"
 #include "machine.h"
+#include "tod.h"
 
 struct tep_handle;
 struct sched_attr_info;
@@ -38,6 +39,7 @@ struct sched_opts {
 	const char *cpus;	/* -C list */
 	u64 time_start;		/* --time, ns; 0: open */
 	u64 time_end;
+	struct tod_choice tod;	/* --tod[=start], --no-tod */
 };
 
 struct sched_stats {
@@ -99,6 +101,7 @@ struct sched_timehist {
 	struct sched_frame_buf chain;	/* the last switch-out's stack */
 	struct sched_kvm *kvm;
 	bool have_waking;
+	struct tod *tod;		/* times as time of day, or NULL */
 };
 
 /*

@@ -75,7 +75,6 @@ struct trace {
 	int nr_pids;
 	const char **comms;		/* interned */
 	int nr_comms;
-	struct tod tod;
 	bool have_first;
 	u64 first_time;
 	u64 nr_events;
@@ -410,7 +409,7 @@ static void print_time(struct trace *t, u64 time)
 
 	switch (t->o->time) {
 	case TRACE_TIME_TOD:
-		tod_format(tod_of(&t->tod, time), tod, sizeof(tod));
+		tod_format(tod_of(&t->session->tod, time), tod, sizeof(tod));
 		fprintf(t->out, "%s ", tod);
 		break;
 	case TRACE_TIME_PERF:
@@ -780,12 +779,9 @@ static int trace_setup(struct trace *t, struct perf_session *s)
 	t->exit_nr = tep_find_field(exit, "id");
 	t->exit_ret = tep_find_field(exit, "ret");
 	load_local_formats(t);
-	tod_from_header(&s->info, &t->tod);
-	if (t->o->time == TRACE_TIME_TOD && !t->tod.valid) {
-		fprintf(stderr, "perf trace: %s has no time-of-day reference (CLOCK_DATA) for -TT: record it with 'perf trace record' or 'perf record -k monotonic'.\n",
-			s->name);
+	if (t->o->time == TRACE_TIME_TOD &&
+	    tod_show(&t->o->tod, &s->tod, "perf trace -TT", s->name) < 0)
 		return -EINVAL;
-	}
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <perf/types.h>
+#include "tod.h"
 
 struct perf_session;
 
@@ -35,6 +36,7 @@ struct trace_opts {
 	const char *pids;	/* --pid: these processes only */
 	const char *comms;	/* --comm: these commands only */
 	bool live;		/* tasks may be looked up in /proc */
+	struct tod_choice tod;	/* -TT: on; --tod=start: the start alone */
 };
 
 /*
