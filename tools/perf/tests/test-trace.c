@@ -3,13 +3,16 @@
  * perf trace building blocks: the generated syscall tables, argument
  * printing from sys_enter formats, return values, time of day.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <event-parse.h>
 #include "tests.h"
 #include "../util/syscall-args.h"
 #include "../util/syscalltbl.h"
+#include "../util/event.h"
 #include "../util/tod.h"
 
 int test__syscalltbl(struct test_ctx *ctx)
@@ -120,5 +123,111 @@ int test__tod(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !tod_take_point(1, &p) &&
 		    p.tod_ns > 1600000000ULL * 1000000000ULL,
 		    "a reference taken now");
+	return TEST_OK;
+}
+
+#define SEC 1000000000ULL
+
+/* Points 1 s apart; time of day running @ppm fast from the second on. */
+static void slewed_points(struct tod *tod, int ppm)
+{
+	struct tod_point p = { .clock_ns = 100 * SEC, .tod_ns = 1700000000 * SEC };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		tod_add_point(tod, &p);
+		p.clock_ns += SEC;
+		p.tod_ns += SEC + (i ? ppm * 1000ULL : 0);
+	}
+}
+
+/* The points of perf record --tod: rate, steps, order, the record. */
+int test__tod_points(struct test_ctx *ctx)
+{
+	struct tod tod = { 0 };
+	struct tod_point p, q;
+	u64 base = 1700000000 * SEC;
+	union {
+		struct perf_record_tod_point rec;
+		union perf_event ev;
+	} r;
+
+	slewed_points(&tod, 500);
+	/* Between the second and third point: the first interval's rate, 1. */
+	TEST_ASSERT(ctx, tod_of(&tod, 101 * SEC + SEC / 2) == base + SEC + SEC / 2,
+		    "rate 1 after the first interval: %llu", tod_of(&tod, 101 * SEC + SEC / 2) - base);
+	/* After the third: 500 ppm, measured over the interval before. */
+	TEST_ASSERT(ctx, tod_of(&tod, 102 * SEC + SEC / 2) ==
+		    base + 2 * SEC + 500000 + SEC / 2 + 250000,
+		    "500 ppm after the third point: %llu", tod_of(&tod, 102 * SEC + SEC / 2) - base);
+	/* Past the last: extrapolated at that rate. */
+	TEST_ASSERT(ctx, tod_of(&tod, 105 * SEC) == base + 5 * SEC + 2000000,
+		    "extrapolated: %llu", tod_of(&tod, 105 * SEC) - base);
+	/* Before the first: its offset. */
+	TEST_ASSERT(ctx, tod_of(&tod, 99 * SEC) == base - SEC, "before the first");
+	/* --tod=start: CLOCK_DATA's pair alone. */
+	tod.start_only = true;
+	tod.tod_ns = base;
+	tod.clock_ns = 100 * SEC;
+	TEST_ASSERT(ctx, tod_of(&tod, 105 * SEC) == base + 5 * SEC, "start only");
+	tod.start_only = false;
+
+	/* A step: rate 1 after it, not the jump spread over an interval. */
+	p = (struct tod_point){ .clock_ns = 104 * SEC, .tod_ns = base + 6 * SEC,
+				.flags = TOD_POINT_STEP };
+	tod_add_point(&tod, &p);
+	TEST_ASSERT(ctx, tod_of(&tod, 104 * SEC + SEC / 2) == base + 6 * SEC + SEC / 2,
+		    "after a step: %llu", tod_of(&tod, 104 * SEC + SEC / 2) - base);
+	/* A step not flagged (a rate off by 50%) counts as one too. */
+	p = (struct tod_point){ .clock_ns = 105 * SEC, .tod_ns = base + 7 * SEC + SEC / 2 };
+	tod_add_point(&tod, &p);
+	TEST_ASSERT(ctx, tod_of(&tod, 106 * SEC) == base + 8 * SEC + SEC / 2,
+		    "an unflagged step: %llu", tod_of(&tod, 106 * SEC) - base);
+	/* Repeated points (dumps) are kept once; late ones go in order. */
+	tod_add_point(&tod, &p);
+	q = (struct tod_point){ .clock_ns = 99 * SEC, .tod_ns = base - SEC };
+	tod_add_point(&tod, &q);
+	TEST_ASSERT(ctx, tod.nr_points == 7 && tod.points[0].clock_ns == 99 * SEC,
+		    "%u points, first at %llu", tod.nr_points, tod.points[0].clock_ns);
+	tod_exit(&tod);
+
+	/* The record: written, parsed back; other event type records not. */
+	p = (struct tod_point){ 1, 2, 3, TOD_POINT_STEP };
+	tod_point_record(&p, 12, &r.rec);
+	TEST_ASSERT(ctx, r.ev.header.type == PERF_RECORD_HEADER_EVENT_TYPE &&
+		    r.ev.header.size == 48 && !tod_point_parse(&r.ev, &q) &&
+		    !memcmp(&p, &q, sizeof(p)) && r.rec.clockid == 12,
+		    "the point record");
+	r.rec.magic = 1234;
+	TEST_ASSERT(ctx, tod_point_parse(&r.ev, &q) == -EINVAL,
+		    "an obsolete event type record is no point");
+	return TEST_OK;
+}
+
+/* The tracker takes a point a second, and at once after a clock step. */
+int test__tod_tracker(struct test_ctx *ctx)
+{
+	struct tod_tracker t;
+	struct tod_point p;
+
+	TEST_ASSERT(ctx, !tod_tracker__init(&t, CLOCK_MONOTONIC, 2), "init");
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 1 && !p.flags,
+		    "the first poll takes a point");
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 0, "none due yet");
+	/* As if the time of day had been set back 2 s since the last point. */
+	t.last.tod_ns += 2 * SEC;
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 1 &&
+		    (p.flags & TOD_POINT_STEP), "a step is caught at once");
+	/* A slew of 0.5 ms since the last point is none. */
+	t.last.tod_ns += 500000;
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 0, "a slew is no step");
+	/* An interval later, a point is due. */
+	t.last.clock_ns -= SEC;
+	t.last.tod_ns -= SEC;
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 1 && !p.flags,
+		    "a point a second");
+	TEST_ASSERT(ctx, t.nr_kept == 2 && tod_tracker__kept(&t, 1)->clock_ns ==
+		    p.clock_ns, "the newest two are kept");
+	tod_tracker__exit(&t);
 	return TEST_OK;
 }

@@ -82,6 +82,8 @@ int test__demangle(struct test_ctx *ctx);
 int test__syscalltbl(struct test_ctx *ctx);
 int test__syscall_args(struct test_ctx *ctx);
 int test__tod(struct test_ctx *ctx);
+int test__tod_points(struct test_ctx *ctx);
+int test__tod_tracker(struct test_ctx *ctx);
 
 int test__data_file(struct test_ctx *ctx);
 int test__data_pipe(struct test_ctx *ctx);
@@ -108,5 +110,6 @@ int workload_syscalls(int argc, const char **argv);
 int workload_cpuloop(int argc, const char **argv);
 int workload_threads(int argc, const char **argv);
 int workload_sched(int argc, const char **argv);
+int workload_clock_marks(int argc, const char **argv);
 
 #endif /* __PERF_TESTS_H */

@@ -1,31 +1,14 @@
 #!/bin/sh
-# perf trace -TT: time of day of a syscall within 2 ms of the workload's clock
+# perf trace -TT: time of day of a syscall within 1 ms of the workload's clock
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
+. "$(dirname "$0")/lib/tod.sh"
 need_trace
-export TZ=UTC
 
-# perf's HH:MM:SS.uuuuuu of the getpid line in $1 within 2 ms of the
-# workload's clock: of "mark BEFORE AFTER" in $2, the times it read just
-# before and after that call, at any time of the day (midnight wraps).
+# The getpid lines of perf trace output $1 against the mark in $2.
 check_tod() {
-	tod=$(awk '/ getpid\(/ { print $1; exit }' "$1")
-	mark=$(awk '/^mark / { print $2, $3; exit }' "$2")
-	[ -n "$tod" ] && [ -n "$mark" ] || fail "$3: no getpid line or mark: $(cat "$1" "$2")"
-	awk -v tod="$tod" -v mark="$mark" -v what="$3" 'BEGIN {
-		split(tod, t, ":")
-		split(mark, m, " ")
-		ours = t[1] * 3600 + t[2] * 60 + t[3]
-		before = m[1] % 86400
-		after = before + (m[2] - m[1])
-		d = 0
-		if (ours < before) d = ours - before
-		if (ours > after) d = ours - after
-		if (d > 43200) d -= 86400
-		if (d < -43200) d += 86400
-		printf "%s: perf trace %s, workload %.6f..%.6f: %.3f ms outside\n", what, tod, before, after, d * 1000
-		exit (d < -0.002 || d > 0.002)
-	}' || fail "$3: more than 2 ms apart"
+	tod_times "$1" 1 " getpid\\(" >"$1.times"
+	tod_check "$1.times" "$2" 1 1 1 "$3"
 }
 
 $PERF trace -TT -e getpid -o "$tmpdir/live" -- $PERF test -w syscalls --mark 0 0 0 >"$tmpdir/mark" ||

@@ -13,6 +13,8 @@ const struct workload_desc test_workloads[] = {
 	  workload_threads },
 	{ "sched", "[THREADS [ROUNDS]]: short sleeps, wakeups, migrations, forks",
 	  workload_sched },
+	{ "clock-marks", "[SECONDS [SLEW_PPM [STEP_AT STEP_SECONDS]]]: a marked getpid a second, the clock slewed and set",
+	  workload_clock_marks },
 	{ "dump-data", "[--header] FILE: raw dump of a perf.data (test aid)",
 	  workload_dump_data },
 	{ "write-data", "FILE [SAMPLES]: write a synthetic perf.data (test aid)",
