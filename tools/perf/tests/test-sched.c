@@ -479,7 +479,7 @@ static int daemon_dump(struct kvm_file *kf, const char *path, bool compress,
 	evlist = kvm_evlist(kf);
 	ret = evlist && evlist->nr == kf->nr ? kvm_store(kf, &st) : -ENOMEM;
 	if (!ret)
-		ret = sched_daemon__write(evlist, &st, 0, path, &o, stats);
+		ret = sched_daemon__write(evlist, &st, 0, path, &o, NULL, stats);
 	flight_store__exit(&st);
 	if (evlist)
 		kvm_evlist_delete(evlist);

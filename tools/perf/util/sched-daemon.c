@@ -251,9 +251,27 @@ static int dump_finish(struct dump *dp)
 	return perf_data_writer__finish(&dp->w);
 }
 
+/*
+ * The correlation points first, uncompressed: a reader takes them in
+ * before any record, and knows the file shows the time of day.
+ */
+static int dump_tod_points(struct dump *dp, const struct tod_tracker *tod)
+{
+	struct perf_record_tod_point rec;
+	int err = 0;
+	u32 i;
+
+	for (i = 0; tod && i < tod->nr_kept && !err; i++) {
+		tod_point_record(tod_tracker__kept(tod, i), tod->clockid, &rec);
+		err = perf_data_writer__write(&dp->w, &rec, sizeof(rec));
+	}
+	return err;
+}
+
 int sched_daemon__write(struct perf_evlist *evlist,
 			const struct flight_store *st, u64 from,
 			const char *path, const struct sched_daemon_opts *o,
+			const struct tod_tracker *tod,
 			struct sched_dump_stats *stats)
 {
 	struct dump dp = {
@@ -270,6 +288,8 @@ int sched_daemon__write(struct perf_evlist *evlist,
 	err = dump_header(&dp, evlist, o);
 	if (!err)
 		err = perf_data_writer__begin(&dp.w);
+	if (!err)
+		err = dump_tod_points(&dp, tod);
 	if (!err)
 		err = dump_tasks(&dp, st);
 	if (!err)
@@ -291,6 +311,7 @@ struct sched_daemon {
 	struct record_rings rings;
 	struct record_stats stats;
 	struct flight_store store;
+	struct tod_tracker tod;		/* correlation points for dumps */
 	pid_t dumper;			/* the child writing a dump, or 0 */
 	bool pid_file;			/* written: remove it at exit */
 };
@@ -546,7 +567,7 @@ static int dump_child(struct sched_daemon *d, u64 now)
 		 base);
 	err = sched_daemon__write(d->evlist, &d->store,
 				  now > window ? now - window : 0, tmp, d->o,
-				  &s);
+				  &d->tod, &s);
 	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err) {
@@ -593,9 +614,12 @@ static void reap(struct sched_daemon *d, bool wait)
 
 static int daemon_loop(struct sched_daemon *d)
 {
+	struct tod_point point;
+
 	while (!daemon_stop) {
 		record_rings__poll(&d->rings, 100, false);
-		if (drain(d))
+		/* Before the drain, as perf record --tod does. */
+		if (tod_tracker__poll(&d->tod, &point) < 0 || drain(d))
 			return -1;
 		if (daemon_child)
 			reap(d, false);
@@ -623,6 +647,11 @@ static int daemon_start(struct sched_daemon *d)
 	if (check_dir(d->o->dir) || check_tracepoints(d->o) ||
 	    open_events(d) || setup_store(d))
 		return -1;
+	/* A point a second over the window, and room for clock steps. */
+	if (tod_tracker__init(&d->tod, DAEMON_CLOCK, 2 * d->o->seconds + 16)) {
+		fprintf(stderr, "perf sched daemon: out of memory\n");
+		return -1;
+	}
 	daemon_signals();
 	perf_evlist__enable(d->evlist);
 	/* After enabling: a task made meanwhile is in the records. */
@@ -654,6 +683,7 @@ int sched_daemon__run(const struct sched_daemon_opts *o)
 	record_rings__unmap(&d.rings);
 	perf_evlist__delete(d.evlist);
 	flight_store__exit(&d.store);
+	tod_tracker__exit(&d.tod);
 	if (d.pid_file)
 		unlink(o->pid_file);
 	if (!ret)

@@ -15,6 +15,7 @@
 
 struct perf_evlist;
 struct flight_store;
+struct tod_tracker;
 
 #define SCHED_DAEMON_SECONDS	60
 #define SCHED_DAEMON_MAX_BYTES	(128ULL << 20)
@@ -57,11 +58,13 @@ struct sched_dump_stats {
 /*
  * Write the records of @st at or after @from, with the tasks and
  * mappings they need, as a perf.data at @path for the events of
- * @evlist (their attrs and ids).  0 or -errno.
+ * @evlist (their attrs and ids), and the time-of-day correlation
+ * points @tod kept (NULL: none).  0 or -errno.
  */
 int sched_daemon__write(struct perf_evlist *evlist,
 			const struct flight_store *st, u64 from,
 			const char *path, const struct sched_daemon_opts *o,
+			const struct tod_tracker *tod,
 			struct sched_dump_stats *stats);
 
 #endif /* __PERF_UTIL_SCHED_DAEMON_H */

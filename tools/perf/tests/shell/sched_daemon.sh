@@ -60,10 +60,10 @@ stop() {
 }
 
 # both_timehist FILE: ours and Linux perf's equal (Linux perf leaves
-# user-space frames unknown); Linux perf's in $tmpdir/timehist.txt, or
-# ours without Linux perf.
+# user-space frames unknown, and shows the perf clock: --no-tod); Linux
+# perf's in $tmpdir/timehist.txt, or ours without Linux perf.
 both_timehist() {
-	"$PERF" sched timehist -i "$1" > "$tmpdir/ours.txt" 2> "$tmpdir/ours.err" ||
+	"$PERF" sched timehist --no-tod -i "$1" > "$tmpdir/ours.txt" 2> "$tmpdir/ours.err" ||
 		fail "our timehist cannot read $1: $(head -n 3 "$tmpdir/ours.err")"
 	[ -s "$tmpdir/ours.txt" ] || fail "our timehist printed nothing for $1"
 	if ! have_linux_perf; then
@@ -98,6 +98,11 @@ span=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ { if (!n++) f = $1; l = $1 }
 	    END { printf "%.6f", l - f }' "$tmpdir/timehist.txt")
 awk -v s="$span" 'BEGIN { exit !(s > 0 && s <= 3) }' ||
 	fail "the switches span $span s, not within the 3 s window"
+# Dumps carry time-of-day correlation points, and show the time of day.
+points=$("$PERF" report -D -i "$file" | grep -c 'PERF_RECORD_EVENT_TYPE tod point')
+[ "$points" -ge 3 ] || fail "$points correlation points in a dump of 3 s and more"
+"$PERF" sched timehist -i "$file" 2>/dev/null | grep -q '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9]* \[' ||
+	fail "the dump's timehist does not show the time of day"
 grep -q "wrote $file: [1-9][0-9]* events, [0-3]\.[0-9]* seconds" "$tmpdir/win.log" ||
 	fail "no log line naming the file, its events and seconds: $(cat "$tmpdir/win.log")"
 stop win
