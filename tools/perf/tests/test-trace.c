@@ -216,14 +216,19 @@ int test__tod_tracker(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 0, "none due yet");
 	/* As if the time of day had been set back 2 s since the last point. */
 	t.last.tod_ns += 2 * SEC;
+	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 0,
+		    "the clocks are compared 10 times a second, no more");
+	t.next_check = 0;
 	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 1 &&
 		    (p.flags & TOD_POINT_STEP), "a step is caught at once");
 	/* A slew of 0.5 ms since the last point is none. */
 	t.last.tod_ns += 500000;
+	t.next_check = 0;
 	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 0, "a slew is no step");
 	/* An interval later, a point is due. */
 	t.last.clock_ns -= SEC;
 	t.last.tod_ns -= SEC;
+	t.next_check = 0;
 	TEST_ASSERT(ctx, tod_tracker__poll(&t, &p) == 1 && !p.flags,
 		    "a point a second");
 	TEST_ASSERT(ctx, t.nr_kept == 2 && tod_tracker__kept(&t, 1)->clock_ns ==

@@ -319,12 +319,28 @@ static bool tod_was_set(const struct tod_point *last,
 	return off > allowed || -off > allowed;
 }
 
+/* Is a comparison due?  Cheap: CLOCK_MONOTONIC is read in the vDSO. */
+static bool tracker_check_due(struct tod_tracker *t)
+{
+	struct timespec ts;
+	u64 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts_ns(&ts);
+	if (now < t->next_check)
+		return false;
+	t->next_check = now + TOD_CHECK_NS;
+	return true;
+}
+
 int tod_tracker__poll(struct tod_tracker *t, struct tod_point *p)
 {
 	int err;
 
 	if (!t->have)
 		return tod_tracker__take(t, p) ?: 1;
+	if (!tracker_check_due(t))
+		return 0;
 	err = tod_take_point(t->clockid, p);
 	if (err)
 		return err;

@@ -126,12 +126,17 @@ int tod_point_parse(const union perf_event *ev, struct tod_point *p);
 
 /* ---- taking points while recording ---- */
 
-/* Points are taken this often, and the clocks compared every poll. */
+/*
+ * Points are taken this often, and the clocks compared at most every
+ * TOD_CHECK_NS (which bounds how late a setting of the clock is seen).
+ */
 #define TOD_INTERVAL_NS 1000000000ULL
+#define TOD_CHECK_NS 100000000ULL
 
 struct tod_tracker {
 	int clockid;		/* the event clock */
 	bool have;		/* last is set */
+	u64 next_check;		/* CLOCK_MONOTONIC of the next comparison */
 	struct tod_point last;
 	struct tod_point *kept;	/* the newest points, a ring */
 	u32 keep;		/* its size */
