@@ -75,6 +75,8 @@ const struct test_case unit_tests[] = {
 	  test__sched_exiting },
 	{ "sched-no-switch", "sched timehist: a file without sched_switch refused",
 	  test__sched_no_switch },
+	{ "tracing-data-corrupt", "Tracing data: bad printk lines and formats refused, no crash",
+	  test__tracing_data_corrupt },
 	{ "sched-corrupt", "sched timehist: corrupt CPU numbers and empty files, no crash or hang",
 	  test__sched_corrupt },
 	{ "sched-daemon-kvm", "sched daemon: a dump of KVM records gives the guest time table",

@@ -69,6 +69,80 @@ int test__tracing_data(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Tracing data with no events, the given printk formats. */
+static void put_printk_blob(struct perf_fbuf *b, const char *printk)
+{
+	static const char head[] = "\027\010\104tracing0.6";
+	static const char page[] =
+		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+	perf_fbuf__put(b, head, sizeof(head));	/* with the NUL */
+	perf_fbuf__put(b, "\0\10", 2);		/* little endian, long 8 */
+	perf_fbuf__put_u32(b, 4096);
+	perf_fbuf__put(b, "header_page", sizeof("header_page"));
+	perf_fbuf__put_u64(b, strlen(page));
+	perf_fbuf__put(b, page, strlen(page));
+	perf_fbuf__put(b, "header_event", sizeof("header_event"));
+	perf_fbuf__put_u64(b, 0);
+	perf_fbuf__put_u32(b, 0);		/* ftrace events */
+	perf_fbuf__put_u32(b, 0);		/* systems */
+	perf_fbuf__put_u32(b, 0);		/* kallsyms */
+	perf_fbuf__put_u32(b, strlen(printk));
+	perf_fbuf__put(b, printk, strlen(printk));
+	perf_fbuf__put_u64(b, 0);		/* saved cmdlines */
+}
+
+/* Rename the field of the tracing data that its print fmt names. */
+static bool rename_field(struct perf_fbuf *b, const char *decl,
+			 const char *print_ref)
+{
+	u8 *p = memmem(b->data, b->len, decl, strlen(decl));
+
+	if (!p || !memmem(p, b->data + b->len - p, print_ref,
+			  strlen(print_ref)))
+		return false;
+	p[strlen(decl) - 2] ^= 0x20;	/* "comm;" becomes "comM;" */
+	return true;
+}
+
+/*
+ * Tracing data that made libtraceevent read out of bounds or follow a
+ * NULL pointer is refused before libtraceevent sees it.
+ */
+int test__tracing_data_corrupt(struct test_ctx *ctx)
+{
+	static const char * const events[] = { "sched:sched_process_fork" };
+	struct perf_fbuf b = { 0 };
+	struct tep_handle *tep;
+	char err[256] = "";
+
+	put_printk_blob(&b, "0xffffffff81000000 : \"ok\"\n");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, tep, "a good printk line: %s", err);
+	tep_free(tep);
+	perf_fbuf__free(&b);
+	put_printk_blob(&b, "0xffffffff81000000 : \"ok\"\n0xffffffff81000008\n");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, !tep && strstr(err, "malformed line at byte 26"),
+		    "a printk line without ': \"...\"' refused: %s", err);
+	perf_fbuf__free(&b);
+
+	if (!have_tracepoint("sched", "sched_process_fork"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	TEST_ASSERT(ctx, !trace_data__build(&b, events, 1), "build");
+	if (!rename_field(&b, " parent_comm;", "__get_str(parent_comm)")) {
+		perf_fbuf__free(&b);
+		return test_skip(ctx, "sched_process_fork has no __data_loc parent_comm here");
+	}
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, !tep && strstr(err, "cannot parse the format"),
+		    "a print fmt of a missing field refused: %s", err);
+	perf_fbuf__free(&b);
+	return TEST_OK;
+}
+
 /* ---- a constructed recording of two vCPU threads ---- */
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
