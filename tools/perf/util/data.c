@@ -1948,6 +1948,10 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	ret = decode(s, ev, &sample, &attr, &has_time);
 	if (ret < 0)
 		return decode_error(s, pos, ev, ret);
+	if (attr && (u32)attr->idx >= s->nr_attrs_pass) {
+		ret = ev->header.type == PERF_RECORD_SAMPLE;
+		attr = NULL;
+	}
 	count(s, ev->header.type);
 	if (ret) {
 		s->stats.nr_unknown_id++;
@@ -1986,6 +1990,7 @@ static int begin_pass(struct perf_session *s)
 		return -EALREADY;
 	}
 	s->finished = s->stream;
+	s->nr_attrs_pass = s->nr_attrs;
 	s->progress_next = s->data_offset + PROGRESS_STEP;
 	reset_stats(s);
 	decomp_free(s);
