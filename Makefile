@@ -6,6 +6,8 @@
 #   make check       everything: build, perf test (unit, end-to-end and
 #                    differential tests against Linux perf), build variants
 #   make check-fast  the quick subset for iteration
+#   make asan        perf with ASan and UBSan in tools/perf/build/asan
+#   make fuzz        build the fuzz targets and run each FUZZ_SECONDS
 #   make bench       benchmarks against Linux perf (bench/)
 
 PERF := tools/perf/perf
@@ -22,10 +24,21 @@ perf:
 perf-no-tests:
 	@$(MAKE) --no-print-directory -C tools/perf NO_PERF_TESTS=1 OUT=build/no-tests
 
+asan:
+	@$(MAKE) --no-print-directory -C tools/perf SANITIZE=1 OUT=build/asan
+
+fuzz-build:
+	@$(MAKE) --no-print-directory -C tools/perf fuzz OUT=build/fuzz
+
+FUZZ_SECONDS ?= 60
+
+fuzz: all fuzz-build
+	@scripts/fuzz-run $(FUZZ_SECONDS)
+
 demo: all
 	@scripts/demo
 
-check: all perf-no-tests
+check: all perf-no-tests asan fuzz-build
 	@scripts/check full
 
 check-fast: perf
@@ -36,9 +49,9 @@ bench: all
 
 clean:
 	@$(MAKE) --no-print-directory -C tools/perf clean
-	rm -rf build/no-tests
+	rm -rf build/no-tests build/fuzz tools/perf/build/asan tools/perf/build/fuzz
 
-.PHONY: all deps perf perf-no-tests demo check check-fast bench clean
+.PHONY: all deps perf perf-no-tests asan fuzz-build fuzz demo check check-fast bench clean
 
 # The kernel half.  make kernel: the test kernel (build/kbuild); make
 # vmcheck: boot it in QEMU, run KUnit, the selftests and perf test; make

@@ -22,6 +22,7 @@
 #include "../util/data.h"
 #include "../util/dump.h"
 #include "../util/header.h"
+#include "../util/report.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
@@ -841,6 +842,52 @@ static int read_pipe_session(struct test_ctx *ctx, struct perf_session *s)
 	return check_records(ctx, &seen, seen.off[0]);
 }
 
+/*
+ * A stream that adds an attr after its first samples: report had sized
+ * its histograms by the attrs of the prologue and indexed past them.
+ * The late attr's samples are of an unknown id for the pass.
+ */
+static int check_late_attr(struct test_ctx *ctx)
+{
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct tsample late = samples[0];
+	struct perf_fbuf b = { 0 };
+	struct perf_data_writer w;
+	struct perf_session s;
+	struct report r = { 0 };
+	FILE *out = fopen("/dev/null", "w");
+	const char *path = tmp_path("late.data");
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	int ret;
+
+	TEST_ASSERT(ctx, fd >= 0 && out, "create %s", path);
+	ret = perf_data_writer__open_fd(&w, fd, true);
+	ret = ret ?: add_test_attrs(&w);
+	build_records(&b);
+	/* The attr record of perf's pipe format, with one id: 301. */
+	put_header(&b, PERF_RECORD_HEADER_ATTR, 0, 8 + sizeof(a) + 8);
+	perf_fbuf__put(&b, &a, sizeof(a));
+	perf_fbuf__put_u64(&b, 301);
+	late.id = 301;
+	put_sample(&b, &late);
+	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
+	ret = ret ?: perf_data_writer__finish(&w);
+	perf_fbuf__free(&b);
+	close(fd);
+	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
+	ret = perf_session__open(&s, path);
+	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	ret = report__run(&r, &s, out);
+	fclose(out);
+	TEST_ASSERT(ctx, ret == 0 && s.nr_attrs == 3 &&
+		    s.stats.nr_unknown_id == 1,
+		    "report ran (%d), 3 attrs (%u), the late sample unknown (%llu)",
+		    ret, s.nr_attrs, (unsigned long long)s.stats.nr_unknown_id);
+	report__exit(&r);
+	perf_session__close(&s);
+	return TEST_OK;
+}
+
 int test__data_pipe(struct test_ctx *ctx)
 {
 	struct perf_data_writer w;
@@ -881,6 +928,8 @@ int test__data_pipe(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !err, "open: %s", perf_session__error(&s));
 	ret = s.stream ? TEST_FAIL : read_pipe_session(ctx, &s);
 	perf_session__close(&s);
+	if (ret == TEST_OK)
+		ret = check_late_attr(ctx);
 	tmp_cleanup();
 	return ret;
 }

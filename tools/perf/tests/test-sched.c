@@ -69,6 +69,80 @@ int test__tracing_data(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Tracing data with no events, the given printk formats. */
+static void put_printk_blob(struct perf_fbuf *b, const char *printk)
+{
+	static const char head[] = "\027\010\104tracing0.6";
+	static const char page[] =
+		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+	perf_fbuf__put(b, head, sizeof(head));	/* with the NUL */
+	perf_fbuf__put(b, "\0\10", 2);		/* little endian, long 8 */
+	perf_fbuf__put_u32(b, 4096);
+	perf_fbuf__put(b, "header_page", sizeof("header_page"));
+	perf_fbuf__put_u64(b, strlen(page));
+	perf_fbuf__put(b, page, strlen(page));
+	perf_fbuf__put(b, "header_event", sizeof("header_event"));
+	perf_fbuf__put_u64(b, 0);
+	perf_fbuf__put_u32(b, 0);		/* ftrace events */
+	perf_fbuf__put_u32(b, 0);		/* systems */
+	perf_fbuf__put_u32(b, 0);		/* kallsyms */
+	perf_fbuf__put_u32(b, strlen(printk));
+	perf_fbuf__put(b, printk, strlen(printk));
+	perf_fbuf__put_u64(b, 0);		/* saved cmdlines */
+}
+
+/* Rename the field of the tracing data that its print fmt names. */
+static bool rename_field(struct perf_fbuf *b, const char *decl,
+			 const char *print_ref)
+{
+	u8 *p = memmem(b->data, b->len, decl, strlen(decl));
+
+	if (!p || !memmem(p, b->data + b->len - p, print_ref,
+			  strlen(print_ref)))
+		return false;
+	p[strlen(decl) - 2] ^= 0x20;	/* "comm;" becomes "comM;" */
+	return true;
+}
+
+/*
+ * Tracing data that made libtraceevent read out of bounds or follow a
+ * NULL pointer is refused before libtraceevent sees it.
+ */
+int test__tracing_data_corrupt(struct test_ctx *ctx)
+{
+	static const char * const events[] = { "sched:sched_process_fork" };
+	struct perf_fbuf b = { 0 };
+	struct tep_handle *tep;
+	char err[256] = "";
+
+	put_printk_blob(&b, "0xffffffff81000000 : \"ok\"\n");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, tep, "a good printk line: %s", err);
+	tep_free(tep);
+	perf_fbuf__free(&b);
+	put_printk_blob(&b, "0xffffffff81000000 : \"ok\"\n0xffffffff81000008\n");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, !tep && strstr(err, "malformed line at byte 26"),
+		    "a printk line without ': \"...\"' refused: %s", err);
+	perf_fbuf__free(&b);
+
+	if (!have_tracepoint("sched", "sched_process_fork"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	TEST_ASSERT(ctx, !trace_data__build(&b, events, 1), "build");
+	if (!rename_field(&b, " parent_comm;", "__get_str(parent_comm)")) {
+		perf_fbuf__free(&b);
+		return test_skip(ctx, "sched_process_fork has no __data_loc parent_comm here");
+	}
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, !tep && strstr(err, "cannot parse the format"),
+		    "a print fmt of a missing field refused: %s", err);
+	perf_fbuf__free(&b);
+	return TEST_OK;
+}
+
 /* ---- a constructed recording of two vCPU threads ---- */
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
@@ -90,6 +164,8 @@ struct kvm_file {
 	struct tep_event *ev[NR_EV];
 	struct perf_fbuf recs;
 	void (*put_records)(struct kvm_file *kf);
+	bool no_cpu;			/* samples without PERF_SAMPLE_CPU */
+	u32 nr_cpus;			/* NRCPUS to write, when not 0 */
 };
 
 static void set_field(struct tep_event *e, u8 *raw, const char *name, u64 v)
@@ -122,13 +198,15 @@ static void put_sample(struct kvm_file *kf, int ev, u32 pid, u32 tid,
 		set_field(e, raw, field, value);
 	if (ev == EV_EXIT)
 		set_field(e, raw, "isa", 1);	/* VMX */
-	h.size = sizeof(h) + 6 * sizeof(u64) + sizeof(u32) + raw_size;
+	h.size = sizeof(h) + (kf->no_cpu ? 5 : 6) * sizeof(u64) +
+		 sizeof(u32) + raw_size;
 	perf_fbuf__put(&kf->recs, &h, sizeof(h));
 	perf_fbuf__put_u64(&kf->recs, ev + 1);		/* id */
 	perf_fbuf__put_u64(&kf->recs, 0xffffffff81000000ULL);
 	perf_fbuf__put(&kf->recs, pt, sizeof(pt));
 	perf_fbuf__put_u64(&kf->recs, time);
-	perf_fbuf__put(&kf->recs, cpu_res, sizeof(cpu_res));
+	if (!kf->no_cpu)
+		perf_fbuf__put(&kf->recs, cpu_res, sizeof(cpu_res));
 	perf_fbuf__put_u64(&kf->recs, 1);		/* period */
 	perf_fbuf__put_u32(&kf->recs, raw_size);
 	perf_fbuf__put(&kf->recs, raw, raw_size);
@@ -204,6 +282,8 @@ static struct perf_counter_attr kvm_attr(const struct kvm_file *kf, int i)
 		.sample_type = SAMPLE_TYPE,
 	};
 
+	if (kf->no_cpu)
+		a.sample_type &= ~PERF_SAMPLE_CPU;
 	return a;
 }
 
@@ -225,6 +305,8 @@ static int write_kvm_file(struct kvm_file *kf, const char *path)
 
 		ret = perf_data_writer__add_attr(&w, &a, kf->names[i], &id, 1);
 	}
+	if (kf->nr_cpus)
+		w.info.nr_cpus_online = kf->nr_cpus;
 	w.info.tracing_data = td.data;
 	w.info.tracing_data_size = td.len;
 	perf_feat_set(w.info.features, HEADER_TRACING_DATA);
@@ -399,6 +481,120 @@ int test__sched_exiting(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, gone && alpha && gone < alpha,
 		    "the exiting task comes first in the summary");
 	free(text);
+	return TEST_OK;
+}
+
+/*
+ * Files a fuzzer made crash or hang timehist, rebuilt from their
+ * essence.  Each runs under an alarm: a hang is a failure, not a stuck
+ * test run.
+ */
+#define CORRUPT_ALARM 20
+
+static void put_comm_only(struct kvm_file *kf)
+{
+	put_comm(kf, 10, 10, "alpha");
+}
+
+static void put_cpu_beyond(struct kvm_file *kf)
+{
+	put_comm(kf, 10, 10, "alpha");
+	put_sample(kf, 0, 10, 10, T0, 0, "prev_pid", 10);
+	put_sample(kf, 0, 10, 10, T0 + MS, 0x80000000u, "prev_pid", 10);
+}
+
+static void put_two_switches(struct kvm_file *kf)
+{
+	put_comm(kf, 10, 10, "alpha");
+	put_sample(kf, 0, 10, 10, T0, 0, "prev_pid", 10);
+	put_sample(kf, 0, 10, 10, T0 + MS, 0, "prev_pid", 0);
+}
+
+/* timehist of kf: its result, output and the reader's error. */
+static int corrupt_timehist(struct test_ctx *ctx, struct kvm_file *kf,
+			    char **text, char *err, size_t err_size)
+{
+	struct sched_timehist th = { .opts.max_stack = 5, .opts.summary = true,
+				     .opts.cpu_visual = true };
+	char path[] = "/tmp/perf-test-sched-XXXXXX";
+	struct perf_session s;
+	size_t len;
+	FILE *out;
+	int fd, ret;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	ret = write_kvm_file(kf, path);
+	if (kf->tep)
+		tep_free(kf->tep);
+	kf->tep = NULL;
+	out = open_memstream(text, &len);
+	if (!ret && !out)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = perf_session__open(&s, path);
+	if (!ret) {
+		ret = sched_timehist__run(&th, &s, out);
+		snprintf(err, err_size, "%s%s", perf_session__error(&s),
+			 perf_session__warning(&s));
+		perf_session__close(&s);
+	}
+	sched_timehist__exit(&th);
+	if (out)
+		fclose(out);
+	unlink(path);
+	pr_test(ctx, "%s\n%s\n", *text ? *text : "", err);
+	return ret;
+}
+
+int test__sched_corrupt(struct test_ctx *ctx)
+{
+	static const char * const events[] = { "sched:sched_switch" };
+	struct kvm_file kf = { .names = events, .nr = 1 };
+	char *text = NULL, err[1024] = "";
+	int ret;
+
+	if (!have_tracepoint("sched", "sched_switch"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	alarm(CORRUPT_ALARM);
+
+	/* No switches: a summary of nothing (UBSan saw qsort(NULL)). */
+	kf.put_records = put_comm_only;
+	ret = corrupt_timehist(ctx, &kf, &text, err, sizeof(err));
+	TEST_ASSERT(ctx, !ret && strstr(text, "Total number of unique tasks: 0"),
+		    "no switches give an empty summary (%d)", ret);
+	free(text);
+	text = NULL;
+
+	/* CPU 2^31: per-CPU tables grew forever. */
+	kf.put_records = put_cpu_beyond;
+	ret = corrupt_timehist(ctx, &kf, &text, err, sizeof(err));
+	TEST_ASSERT(ctx, !ret && strstr(err, "a CPU beyond the 4096") &&
+		    strstr(err, "the 2 records before it were read"),
+		    "CPU 2^31 refused with the offset: '%s'", err);
+	free(text);
+	text = NULL;
+
+	/* 2^31 CPUs online in the header: one idle task each. */
+	kf.put_records = put_two_switches;
+	kf.nr_cpus = 0x80000000u;
+	ret = corrupt_timehist(ctx, &kf, &text, err, sizeof(err));
+	TEST_ASSERT(ctx, !ret && strstr(err, "feature NRCPUS") &&
+		    strstr(text, "alpha[10]"),
+		    "NRCPUS 2^31 ignored with a warning: '%s'", err);
+	free(text);
+	text = NULL;
+
+	/* Switches without a CPU: idle task -1 was read out of bounds. */
+	kf.nr_cpus = 0;
+	kf.no_cpu = true;
+	ret = corrupt_timehist(ctx, &kf, &text, err, sizeof(err));
+	TEST_ASSERT(ctx, !ret && !strstr(text, "alpha[10]"),
+		    "switches without a CPU are left out (%d)", ret);
+	free(text);
+	alarm(0);
 	return TEST_OK;
 }
 

@@ -35,6 +35,8 @@
 #define STREAM_BUF_SIZE		(1024 * 1024)
 #define STREAM_BUF_MAX		(1024ULL * 1024 * 1024)
 #define MAX_RECORD		65536
+#define __stringify_1(x)	#x
+#define __stringify(x)		__stringify_1(x)
 
 /* ---- writing ---- */
 
@@ -1873,7 +1875,7 @@ static void no_sample(const union perf_event *ev, struct perf_sample *sample)
 /*
  * Decode a kernel record: 0 with *sample (and *attr when known), 1 for
  * a sample of an unknown id, -EINVAL for a sample its attr cannot
- * describe.  *has_time says whether sample->time is real.
+ * describe, -ERANGE for a sample of a CPU beyond PERF_MAX_CPUS.  *has_time says whether sample->time is real.
  */
 static int decode(struct perf_session *s, const union perf_event *ev,
 		  struct perf_sample *sample, struct perf_session_attr **attr,
@@ -1897,6 +1899,9 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 				       pa->sample_regs_user,
 				       pa->sample_regs_intr, sample))
 			return -EINVAL;
+		if ((pa->sample_type & PERF_SAMPLE_CPU) &&
+		    sample->cpu >= PERF_MAX_CPUS)
+			return -ERANGE;
 		/* Without PERIOD in the sample, the attr's period is it. */
 		if (!(pa->sample_type & PERF_SAMPLE_PERIOD))
 			sample->period = pa->sample_period;
@@ -1909,7 +1914,8 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 	}
 	type = a ? a->attr.sample_type : s->attrs[0].attr.sample_type;
 	/* A record without its trailer is odd, not worth stopping for. */
-	if (perf_sample__parse_id(ev, type, sample)) {
+	if (perf_sample__parse_id(ev, type, sample) ||
+	    ((type & PERF_SAMPLE_CPU) && sample->cpu >= PERF_MAX_CPUS)) {
 		no_sample(ev, sample);
 		return 0;
 	}
@@ -1918,8 +1924,12 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 }
 
 static int decode_error(struct perf_session *s, u64 pos,
-			const union perf_event *ev)
+			const union perf_event *ev, int err)
 {
+	if (err == -ERANGE)
+		return data_error(s, pos,
+				  "a SAMPLE record for a CPU beyond the " __stringify(PERF_MAX_CPUS) " perf handles: the data is corrupt",
+				  &ev->header);
 	if (ev->header.size & 7)
 		return data_error(s, pos,
 				  "a kernel record whose size is not a multiple of 8: the data is corrupt",
@@ -1958,7 +1968,11 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	}
 	ret = decode(s, ev, &sample, &attr, &has_time);
 	if (ret < 0)
-		return decode_error(s, pos, ev);
+		return decode_error(s, pos, ev, ret);
+	if (attr && (u32)attr->idx >= s->nr_attrs_pass) {
+		ret = ev->header.type == PERF_RECORD_SAMPLE;
+		attr = NULL;
+	}
 	count(s, ev->header.type);
 	if (ret) {
 		s->stats.nr_unknown_id++;
@@ -1997,6 +2011,7 @@ static int begin_pass(struct perf_session *s)
 		return -EALREADY;
 	}
 	s->finished = s->stream;
+	s->nr_attrs_pass = s->nr_attrs;
 	s->progress_next = s->data_offset + PROGRESS_STEP;
 	reset_stats(s);
 	decomp_free(s);
@@ -2336,7 +2351,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	bool has_time;
 
 	if (record_time(s, ev, &time, &has_time) < 0)
-		return decode_error(s, pos, ev);
+		return decode_error(s, pos, ev, -EINVAL);
 	if (!has_time)
 		time = q->last_time;
 	/*
@@ -2419,8 +2434,10 @@ int perf_session__process_events_ordered(struct perf_session *s,
 
 		memcpy(msg, s->errmsg, sizeof(msg));
 		flush = queue_flush(s, UINT64_MAX, fn, ctx);
-		memcpy(s->errmsg, msg, sizeof(msg));
-		if (!ret)
+		/* The first error is the one to tell, be it the flush's. */
+		if (ret)
+			memcpy(s->errmsg, msg, sizeof(msg));
+		else
 			ret = flush;
 	}
 	queue_free(s->queue);

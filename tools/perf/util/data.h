@@ -178,6 +178,12 @@ struct perf_session {
 	struct perf_session_attr *attrs;
 	u32 nr_attrs;
 	u32 attrs_alloc;
+	/*
+	 * Attrs known when the pass began: consumers size their tables by
+	 * them, so records of an attr a stream adds later are delivered
+	 * as of an unknown id.
+	 */
+	u32 nr_attrs_pass;
 	struct {
 		struct perf_id_slot *slots;
 		u32 mask;

@@ -37,6 +37,14 @@ enum perf_user_record_type {
 #define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
 
 /* Strings in records are NUL-terminated and padded to 8 bytes. */
+/*
+ * The most CPUs a recording may name (Linux perf's limit too).  A CPU
+ * number at or above it, in a sample or in the header, is corruption:
+ * the reader refuses it, so that consumers can size per-CPU tables by
+ * the CPU numbers they see.
+ */
+#define PERF_MAX_CPUS 4096
+
 #define PERF_ALIGN8(x) (((x) + 7) & ~(size_t)7)
 
 struct perf_record_mmap {

@@ -247,6 +247,10 @@ static void feat_forget(struct perf_header_info *info, int feat)
 	case HEADER_EVENT_DESC:
 		free_events(info);
 		break;
+	case HEADER_NRCPUS:
+		info->nr_cpus_avail = 0;
+		info->nr_cpus_online = 0;
+		break;
 	case HEADER_CPU_TOPOLOGY:
 		free_topology(info);
 		break;
@@ -1057,6 +1061,10 @@ static int read_feat(struct perf_header_info *info, int feat, struct fcur *c)
 	case HEADER_NRCPUS:
 		info->nr_cpus_avail = fcur_u32(c);
 		info->nr_cpus_online = fcur_u32(c);
+		/* Consumers size per-CPU tables by these. */
+		if (info->nr_cpus_avail > PERF_MAX_CPUS ||
+		    info->nr_cpus_online > PERF_MAX_CPUS)
+			return -ERANGE;
 		break;
 	case HEADER_TOTAL_MEM:
 		info->total_mem = fcur_u64(c);

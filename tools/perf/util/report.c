@@ -425,7 +425,8 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 			 (unsigned long long)(f->time_start % 1000000000 / 1000),
 			 (unsigned long long)(f->time_end / 1000000000),
 			 (unsigned long long)(f->time_end % 1000000000 / 1000));
-	for (i = 0; i < s->nr_attrs; i++) {
+	/* A stream may add attrs after the histograms were made. */
+	for (i = 0; i < (u32)r->nr_hists; i++) {
 		struct hists_header hdr = {
 			.time_slices = slices[0] ? slices : NULL,
 			.event_name = s->attrs[i].name,

@@ -368,6 +368,8 @@ static struct thread *idle_thread(struct sched_timehist *th, u32 cpu)
 {
 	struct thread *t;
 
+	if (cpu >= PERF_MAX_CPUS)	/* the table grows to cpu + 1 */
+		return NULL;
 	if (cpu >= th->nr_idle) {
 		u32 n = 1, i;
 		struct thread **p;
@@ -399,6 +401,8 @@ static struct thread *idle_thread(struct sched_timehist *th, u32 cpu)
 
 static u64 *attr_last_time(struct sched_attr_info *ai, u32 cpu)
 {
+	if (cpu >= PERF_MAX_CPUS)	/* the table grows to cpu + 1 */
+		return NULL;
 	if (cpu >= ai->nr_cpus) {
 		u32 n = 1, i;
 		u64 *p;
@@ -1012,8 +1016,9 @@ static void print_idle_chains(struct sched_timehist *th)
 		if (!th->idle[i])
 			continue;
 		r = th->idle[i]->priv;
-		qsort(r->chains, r->nr_chains, sizeof(*r->chains),
-		      chain_by_hit);
+		if (r->nr_chains)
+			qsort(r->chains, r->nr_chains, sizeof(*r->chains),
+			      chain_by_hit);
 		fprintf(out, "  CPU %2d:", (int)i);
 		print_msec(out, r->total_run, 6);
 		fprintf(out, " msec\n  %16s  %8s  %s\n", "Idle time (msec)",
@@ -1037,8 +1042,9 @@ void sched_timehist__print_summary(struct sched_timehist *th)
 	u64 running;
 
 	print_summary_header(th);
-	qsort(th->runtimes, th->nr_runtimes, sizeof(*th->runtimes),
-	      runtime_order);
+	if (th->nr_runtimes)	/* qsort() wants a table, even of none */
+		qsort(th->runtimes, th->nr_runtimes, sizeof(*th->runtimes),
+		      runtime_order);
 	print_tasks(th, &tot, false);
 	running = tot.task_count;
 	if (!running)
@@ -1072,7 +1078,14 @@ static int process_sample(struct sched_timehist *th,
 {
 	struct sched_attr_info *ai;
 
-	if (s->cpu > th->max_cpu && s->cpu != (u32)-1)
+	/*
+	 * Per-CPU state is indexed by the CPU: a sample without one
+	 * (no PERF_SAMPLE_CPU) has no place.  The reader refuses CPUs
+	 * beyond PERF_MAX_CPUS.
+	 */
+	if (s->cpu >= PERF_MAX_CPUS)
+		return 0;
+	if (s->cpu > th->max_cpu)
 		th->max_cpu = s->cpu;
 	if (attr->idx < 0 || (u32)attr->idx >= th->nr_attrs)
 		return 0;

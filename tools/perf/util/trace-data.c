@@ -359,16 +359,108 @@ static char *tcur_text(struct tcur *c, int width, const char *what)
 	return text;
 }
 
+/* A line of the text holds each of the words, and ends with ';'. */
+static bool line_has(const char *line, const char *end,
+		     const char * const *words, int nr)
+{
+	int i;
+
+	if (end == line || end[-1] != ';')
+		return false;
+	for (i = 0; i < nr; i++) {
+		const char *w = memmem(line, end - line, words[i],
+				       strlen(words[i]));
+
+		if (!w)
+			return false;
+	}
+	return true;
+}
+
+/* Is there a field line declaring name (as "NAME;" or "NAME[...")? */
+static bool has_field(const char *fields, size_t len, const char *name,
+		      size_t name_len)
+{
+	const char *p = fields, *end = fields + len;
+
+	while ((p = memmem(p, end - p, name, name_len))) {
+		if (p > fields && (p[-1] == ' ' || p[-1] == '*') &&
+		    p + name_len < end &&
+		    (p[name_len] == ';' || p[name_len] == '['))
+			return true;
+		p += name_len;
+	}
+	return false;
+}
+
+/* Every REC->X and __get_xxx(X) of the print fmt names a field. */
+static bool print_fields_known(const char *fmt, const char *print)
+{
+	static const char * const refs[] = { "REC->", "__get_str(",
+					     "__get_dynamic_array(",
+					     "__get_bitmask(" };
+	size_t i, n;
+	const char *p;
+
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		for (p = print; (p = strstr(p, refs[i])); p += n) {
+			p += strlen(refs[i]);
+			n = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			if (!n || !has_field(fmt, print - fmt, p, n))
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * libtraceevent dereferences NULL on a format cut short (a field line
+ * without its size or signedness, no print fmt) or without the blank
+ * lines that end the common and the event's fields, or with a print
+ * fmt naming a field that is not there.  tracefs writes complete field
+ * lines, a blank line after each list and then a print fmt of those
+ * fields, so refuse other formats before libtraceevent sees them.
+ */
+static bool format_complete(const char *fmt)
+{
+	static const char * const words[] = {
+		"\toffset:", "\tsize:", "\tsigned:",
+	};
+	const char *line, *end;
+	int blank = 0;
+
+	if (!strstr(fmt, "\nformat:\n") || !strstr(fmt, "\n\nprint fmt: "))
+		return false;
+	for (line = fmt; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		if (!strncmp(line, "print fmt: ", 11))
+			return blank >= 2 && print_fields_known(fmt, line);
+		blank += end == line;
+		if (!strncmp(line, "\tfield:", 7) &&
+		    !line_has(line, end, words, ARRAY_SIZE(words)))
+			return false;
+	}
+	return false;
+}
+
 static int parse_formats(struct tep_handle *tep, struct tcur *c,
 			 const char *sys, char *err, size_t errlen)
 {
 	u32 i, count = tcur_num(c, 4, "event count");
 
 	for (i = 0; i < count && !c->bad; i++) {
-		u64 len = tcur_num(c, 8, "event format");
-		const char *fmt = tcur_take(c, len, "event format");
+		/* libtraceevent's tokenizer wants the text NUL-terminated. */
+		char *fmt = tcur_text(c, 8, "event format");
+		int ret = 0;
 
-		if (fmt && tep_parse_event(tep, fmt, len, sys)) {
+		if (fmt && !format_complete(fmt))
+			ret = -EINVAL;
+		else if (fmt)
+			ret = tep_parse_event(tep, fmt, strlen(fmt), sys);
+
+		free(fmt);
+		if (ret) {
 			snprintf(err, errlen,
 				 "cannot parse the format of an event of '%s'",
 				 sys);
@@ -437,25 +529,57 @@ static int parse_systems(struct tep_handle *tep, struct tcur *c, char *err,
 	return ret;
 }
 
+/*
+ * Each line must be 'ADDR : "FORMAT"', as tracefs writes them:
+ * libtraceevent reads past the end of a line without the colon or the
+ * quotes.  Returns the offset of the first bad line, or -1.
+ */
+static long bad_printk_line(const char *text)
+{
+	const char *line = text, *colon, *end;
+
+	for (; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		colon = memchr(line, ':', end - line);
+		if (end == line)
+			continue;
+		if (!colon || colon == line || end - colon < 4 ||
+		    colon[1] != ' ' || colon[2] != '"' || end[-1] != '"')
+			return line - text;
+	}
+	return -1;
+}
+
 /* kallsyms, printk formats, saved cmdlines: text for the tep parsers. */
-static void parse_texts(struct tep_handle *tep, struct tcur *c)
+static int parse_texts(struct tep_handle *tep, struct tcur *c, char *err,
+		       size_t errlen)
 {
 	char *text = tcur_text(c, 4, "kallsyms");
+	long bad;
 
 	if (text && *text)
 		tep_parse_kallsyms(tep, text);
 	free(text);
 	text = tcur_text(c, 4, "printk formats");
+	bad = text ? bad_printk_line(text) : -1;
+	if (bad >= 0) {
+		snprintf(err, errlen,
+			 "the printk formats of the tracing data have a malformed line at byte %ld",
+			 bad);
+		free(text);
+		return -EINVAL;
+	}
 	if (text && *text)
 		tep_parse_printk_formats(tep, text);
 	free(text);
 	/* Files of old versions may end before the saved cmdlines. */
 	if (c->p == c->end)
-		return;
+		return 0;
 	text = tcur_text(c, 8, "saved cmdlines");
 	if (text && *text)
 		tep_parse_saved_cmdlines(tep, text);
 	free(text);
+	return 0;
 }
 
 struct tep_handle *trace_data__parse(const void *buf, size_t size,
@@ -480,7 +604,8 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size,
 	}
 	if (parse_systems(tep, &c, err, errlen))
 		goto fail;
-	parse_texts(tep, &c);
+	if (parse_texts(tep, &c, err, errlen))
+		goto fail;
 	if (c.bad) {
 		snprintf(err, errlen, "the tracing data ends inside its %s",
 			 c.bad);

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: perf.data read in file mode by every command that
+ * reads it.
+ */
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	fuzz__init();
+	fuzz__run_readers(data, size, false);
+	return 0;
+}
