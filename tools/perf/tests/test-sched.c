@@ -108,6 +108,34 @@ static bool rename_field(struct perf_fbuf *b, const char *decl,
 }
 
 /*
+ * Insert @byte after @at in the first event format of @b that has it,
+ * growing the format's u64 length (just before its "name: " line).
+ */
+static bool insert_in_format(struct perf_fbuf *b, const char *at, u8 byte)
+{
+	u8 *p = memmem(b->data, b->len, at, strlen(at)), *name;
+	u64 len;
+
+	if (!p)
+		return false;
+	for (name = p; name > b->data + 8 && memcmp(name, "name: ", 6); name--)
+		;
+	if (name <= b->data + 8)
+		return false;
+	perf_fbuf__put(b, "", 1);		/* room for one more byte */
+	if (b->err)
+		return false;
+	p = b->data + (p - (u8 *)b->data) + strlen(at);
+	name = b->data + (name - (u8 *)b->data);
+	memmove(p + 1, p, b->data + b->len - 1 - p);
+	*p = byte;
+	memcpy(&len, name - 8, 8);
+	len++;
+	memcpy(name - 8, &len, 8);
+	return true;
+}
+
+/*
  * Tracing data that made libtraceevent read out of bounds or follow a
  * NULL pointer is refused before libtraceevent sees it.
  */
@@ -139,6 +167,14 @@ int test__tracing_data_corrupt(struct test_ctx *ctx)
 	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
 	TEST_ASSERT(ctx, !tep && strstr(err, "cannot parse the format"),
 		    "a print fmt of a missing field refused: %s", err);
+	perf_fbuf__free(&b);
+	/* A byte no format has, inside a field's type: "char[\x85]". */
+	TEST_ASSERT(ctx, !trace_data__build(&b, events, 1), "build");
+	TEST_ASSERT(ctx, insert_in_format(&b, "__data_loc char[", 0x85),
+		    "a __data_loc char[] field to spoil");
+	tep = trace_data__parse(b.data, b.len, err, sizeof(err));
+	TEST_ASSERT(ctx, !tep && strstr(err, "cannot parse the format"),
+		    "a format with a byte that is no text refused: %s", err);
 	perf_fbuf__free(&b);
 	return TEST_OK;
 }

@@ -171,9 +171,11 @@ int perf_decompressor__feed(struct perf_decompressor *d, const void *src,
 			return -ENOMEM;
 	}
 	/* The start of a record the previous payload did not finish. */
-	memmove(d->buf, d->buf + d->pos, d->len - d->pos);
-	d->len -= d->pos;
-	d->pos = 0;
+	if (d->pos) {
+		memmove(d->buf, d->buf + d->pos, d->len - d->pos);
+		d->len -= d->pos;
+		d->pos = 0;
+	}
 	do {
 		err = decomp_room(d);
 		if (err)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <event-parse.h>
 #include <perf/tracefs.h>
 #include "trace-data.h"
@@ -419,8 +420,8 @@ static bool print_fields_known(const char *fmt, const char *print)
  * without its size or signedness, no print fmt) or without the blank
  * lines that end the common and the event's fields, or with a print
  * fmt naming a field that is not there.  tracefs writes complete field
- * lines, a blank line after each list and then a print fmt of those
- * fields, so refuse other formats before libtraceevent sees them.
+ * lines of text, a blank line after each list and then a print fmt of
+ * those fields, so refuse other formats before libtraceevent sees them.
  */
 static bool format_complete(const char *fmt)
 {
@@ -432,6 +433,11 @@ static bool format_complete(const char *fmt)
 
 	if (!strstr(fmt, "\nformat:\n") || !strstr(fmt, "\n\nprint fmt: "))
 		return false;
+	/* tracefs writes text; other bytes confuse the tokenizer. */
+	for (line = fmt; *line; line++)
+		if ((*line < ' ' || *line > '~') && *line != '\t' &&
+		    *line != '\n')
+			return false;
 	for (line = fmt; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
 		if (!strncmp(line, "print fmt: ", 11))
@@ -582,8 +588,8 @@ static int parse_texts(struct tep_handle *tep, struct tcur *c, char *err,
 	return 0;
 }
 
-struct tep_handle *trace_data__parse(const void *buf, size_t size,
-				     char *err, size_t errlen)
+static struct tep_handle *parse_tracing_data(const void *buf, size_t size,
+					     char *err, size_t errlen)
 {
 	struct tcur c = { .p = buf, .end = (const u8 *)buf + size };
 	struct tep_handle *tep = tep_alloc();
@@ -615,4 +621,53 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size,
 fail:
 	tep_free(tep);
 	return NULL;
+}
+
+/* How a probe's child ends: parsed, or refused with a message. */
+#define PROBE_PARSED	0
+#define PROBE_REFUSED	3
+
+/*
+ * libtraceevent is not written for hostile input: some malformed
+ * formats make it read through a NULL pointer, however much of the
+ * format's shape is checked first.  Tracing data from a file is
+ * therefore parsed once in a child; if that child dies, the data is
+ * refused instead of taking perf down with it.  Returns 0 when the
+ * parse can go ahead (also when no child could be made), or -EFAULT.
+ */
+static int probe_parse(const void *buf, size_t size)
+{
+	char err[8];
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;
+	if (!pid) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDERR_FILENO);
+		_exit(parse_tracing_data(buf, size, err, sizeof(err)) ?
+		      PROBE_PARSED : PROBE_REFUSED);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == PROBE_PARSED ||
+				  WEXITSTATUS(status) == PROBE_REFUSED))
+		return 0;
+	return -EFAULT;
+}
+
+struct tep_handle *trace_data__parse(const void *buf, size_t size,
+				     char *err, size_t errlen)
+{
+	if (probe_parse(buf, size)) {
+		snprintf(err, errlen,
+			 "libtraceevent crashes on the event formats of this tracing data: it is malformed");
+		return NULL;
+	}
+	return parse_tracing_data(buf, size, err, errlen);
 }
