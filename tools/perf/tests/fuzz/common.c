@@ -143,8 +143,6 @@ int fuzz__run_pipe(fuzz_cmd_fn fn, const char **argv, const u8 *data,
 	return ret;
 }
 
-#define SYMS "--symfs", fuzz_symfs, "--kallsyms", fuzz_kallsyms
-
 /* Run one command with "-i INPUT" inserted after its leading words. */
 static void run_reader(fuzz_cmd_fn fn, const char * const *words,
 		       const char * const *opts, const u8 *data, size_t size,
@@ -168,32 +166,57 @@ static void run_reader(fuzz_cmd_fn fn, const char * const *words,
 		fuzz__put_file();
 }
 
+/* A reader: the command's leading words and its options. */
+struct fuzz_reader {
+	fuzz_cmd_fn fn;
+	const char *words[3];
+	const char *opts[12];
+};
+
+/* Filled in with fuzz__init()'s empty tree by reader_opts(). */
+#define SYMFS "@symfs"
+#define KALLSYMS "@kallsyms"
+#define SYMS_LATER "--symfs", SYMFS, "--kallsyms", KALLSYMS
+
+static const struct fuzz_reader readers[] = {
+	{ cmd_report, { "report" }, { "--stdio", "--header", "-n", SYMS_LATER } },
+	{ cmd_report, { "report" }, { "--stdio", "--children", "-g", "caller",
+				      "-s", "comm,pid,dso,sym,cpu", SYMS_LATER } },
+	{ cmd_report, { "report" }, { "-D", SYMS_LATER } },
+	{ cmd_sched, { "sched", "timehist" }, { "-w", "-M", "-n", "-V", "--state",
+						 "-S", SYMS_LATER } },
+	{ cmd_sched, { "sched", "timehist" }, { "-I", "-S", SYMS_LATER } },
+	{ cmd_trace, { "trace" }, { "-S", "-T", "--symfs", SYMFS } },
+	{ cmd_script, { "script" }, { "--show-task-events", "--show-mmap-events",
+				      "--show-lost-events", SYMS_LATER } },
+};
+
+/* The options of @r, with the empty symfs and kallsyms filled in. */
+static void reader_opts(const struct fuzz_reader *r, const char **opts)
+{
+	int i;
+
+	for (i = 0; r->opts[i]; i++) {
+		opts[i] = r->opts[i];
+		if (!strcmp(opts[i], SYMFS))
+			opts[i] = fuzz_symfs;
+		else if (!strcmp(opts[i], KALLSYMS))
+			opts[i] = fuzz_kallsyms;
+	}
+	opts[i] = NULL;
+}
+
+/*
+ * One reader an input, chosen by its size: every input runs one command
+ * (seven times as many inputs a second as running them all), the same
+ * one each time it is run again, and mutations that change the size
+ * move it to the others.
+ */
 void fuzz__run_readers(const u8 *data, size_t size, bool pipe)
 {
-	const char * const report[] = { "report", NULL };
-	const char * const sched[] = { "sched", "timehist", NULL };
-	const char * const trace[] = { "trace", NULL };
-	const char * const script[] = { "script", NULL };
-	const char * const report_header[] = {
-		"--stdio", "--header", "-n", SYMS, NULL };
-	const char * const report_children[] = {
-		"--stdio", "--children", "-g", "caller", "-s",
-		"comm,pid,dso,sym,cpu", SYMS, NULL };
-	const char * const report_dump[] = { "-D", SYMS, NULL };
-	const char * const timehist_all[] = {
-		"-w", "-M", "-n", "-V", "--state", "-S", SYMS, NULL };
-	const char * const timehist_idle[] = { "-I", "-S", SYMS, NULL };
-	const char * const trace_summary[] = {
-		"-S", "-T", "--symfs", fuzz_symfs, NULL };
-	const char * const script_all[] = {
-		"--show-task-events", "--show-mmap-events",
-		"--show-lost-events", SYMS, NULL };
+	const struct fuzz_reader *r = &readers[size % ARRAY_SIZE(readers)];
+	const char *opts[ARRAY_SIZE(r->opts) + 1];
 
-	run_reader(cmd_report, report, report_header, data, size, pipe);
-	run_reader(cmd_report, report, report_children, data, size, pipe);
-	run_reader(cmd_report, report, report_dump, data, size, pipe);
-	run_reader(cmd_sched, sched, timehist_all, data, size, pipe);
-	run_reader(cmd_sched, sched, timehist_idle, data, size, pipe);
-	run_reader(cmd_trace, trace, trace_summary, data, size, pipe);
-	run_reader(cmd_script, script, script_all, data, size, pipe);
+	reader_opts(r, opts);
+	run_reader(r->fn, r->words, opts, data, size, pipe);
 }
