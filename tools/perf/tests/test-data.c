@@ -888,6 +888,64 @@ static int check_late_attr(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+static int ignore_record(struct perf_session *s, const union perf_event *ev,
+			 u64 off, const struct perf_sample *sample,
+			 struct perf_session_attr *attr, void *ctx)
+{
+	return 0;
+}
+
+/* A HEADER_FEATURE record of EVENT_DESC naming one event, id @id. */
+static void put_event_desc_record(struct perf_fbuf *b, const char *name,
+				  u64 id)
+{
+	struct perf_event_desc d = { .attr = test_attr(PERF_COUNT_SW_DUMMY),
+				     .name = (char *)name, .ids = &id,
+				     .nr_ids = 1 };
+	struct perf_header_info info = { .events = &d, .nr_events = 1 };
+	struct perf_fbuf payload = { 0 };
+
+	perf_header__write_feature(&payload, HEADER_EVENT_DESC, &info);
+	put_header(b, PERF_RECORD_HEADER_FEATURE, 0, 16 + payload.len);
+	perf_fbuf__put_u64(b, HEADER_EVENT_DESC);
+	perf_fbuf__put(b, payload.data, payload.len);
+	perf_fbuf__free(&payload);
+}
+
+/*
+ * A stream whose second EVENT_DESC names other events: the names of the
+ * first must stay the session's (they pointed into the freed list).
+ */
+static int check_event_desc_twice(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("desc2.data");
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	struct perf_session s;
+	int ret;
+
+	TEST_ASSERT(ctx, fd >= 0, "create %s", path);
+	ret = perf_data_writer__open_fd(&w, fd, true);
+	ret = ret ?: add_test_attrs(&w);
+	put_event_desc_record(&b, "other", 999);
+	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
+	ret = ret ?: perf_data_writer__finish(&w);
+	perf_fbuf__free(&b);
+	close(fd);
+	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
+	ret = perf_session__open(&s, path);
+	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	ret = perf_session__process_events(&s, ignore_record, NULL);
+	TEST_ASSERT(ctx, !ret && s.nr_attrs == 2 &&
+		    !strcmp(s.attrs[0].name, "task-clock") &&
+		    !strcmp(s.attrs[1].name, "cpu-clock"),
+		    "names kept: %s, %s", s.attrs[0].name,
+		    s.nr_attrs > 1 ? s.attrs[1].name : "-");
+	perf_session__close(&s);
+	return TEST_OK;
+}
+
 int test__data_pipe(struct test_ctx *ctx)
 {
 	struct perf_data_writer w;
@@ -930,6 +988,8 @@ int test__data_pipe(struct test_ctx *ctx)
 	perf_session__close(&s);
 	if (ret == TEST_OK)
 		ret = check_late_attr(ctx);
+	if (ret == TEST_OK)
+		ret = check_event_desc_twice(ctx);
 	tmp_cleanup();
 	return ret;
 }

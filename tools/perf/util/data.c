@@ -1042,9 +1042,34 @@ static const char *symbol_name(const struct perf_event_symbol *sym, int nr,
 	return NULL;
 }
 
-static void default_name(struct perf_session_attr *a)
+/*
+ * Names of attrs are the session's own copies: the lists they come from
+ * (EVENT_DESC) are freed when a stream sends them again.  A name that
+ * is replaced stays allocated until the session closes, since readers
+ * keep the name they were given.  @name is taken over; NULL leaves the
+ * name as it was.
+ */
+static void attr_own_name(struct perf_session *s, struct perf_session_attr *a,
+			  char *name)
+{
+	if (!name)
+		return;
+	if (a->own_name &&
+	    array_reserve_one((void **)&s->old_names, &s->old_names_alloc,
+			      s->nr_old_names, sizeof(char *))) {
+		free(name);
+		return;
+	}
+	if (a->own_name)
+		s->old_names[s->nr_old_names++] = a->own_name;
+	a->own_name = name;
+	a->name = name;
+}
+
+static void default_name(struct perf_session *s, struct perf_session_attr *a)
 {
 	const char *name = NULL;
+	char *generic;
 
 	if (a->attr.type == PERF_TYPE_HARDWARE)
 		name = symbol_name(perf_hw_symbols, perf_nr_hw_symbols,
@@ -1056,10 +1081,10 @@ static void default_name(struct perf_session_attr *a)
 		a->name = name;
 		return;
 	}
-	if (asprintf(&a->own_name, "%u:%#llx", a->attr.type,
-		     (u64)a->attr.config) < 0)
-		a->own_name = NULL;
-	a->name = a->own_name ? a->own_name : "unknown";
+	a->name = "unknown";
+	if (asprintf(&generic, "%u:%#llx", a->attr.type,
+		     (u64)a->attr.config) >= 0)
+		attr_own_name(s, a, generic);
 }
 
 /* EVENT_DESC names the attrs: by their first id, else by position. */
@@ -1075,12 +1100,12 @@ static void name_attrs(struct perf_session *s)
 			a = perf_session__find_attr(s, d->ids[0]);
 		if (!a && i < s->nr_attrs && !d->nr_ids)
 			a = &s->attrs[i];
-		if (a && d->name && *d->name)
-			a->name = d->name;
+		if (a && d->name && *d->name && (!a->name || strcmp(a->name, d->name)))
+			attr_own_name(s, a, strdup(d->name));
 	}
 	for (i = 0; i < s->nr_attrs; i++)
 		if (!s->attrs[i].name)
-			default_name(&s->attrs[i]);
+			default_name(s, &s->attrs[i]);
 }
 
 /* ---- reading: file mode header ---- */
@@ -1537,11 +1562,7 @@ static void process_event_update(struct perf_session *s, const u8 *rec)
 	if (type != 2 || !a)
 		return;
 	name = strndup((const char *)rec + 24, h.size - 24);
-	if (!name)
-		return;
-	free(a->own_name);
-	a->own_name = name;
-	a->name = name;
+	attr_own_name(s, a, name);
 }
 
 static int keep_tracing_data(struct perf_session *s, const u8 *rec)
@@ -1788,6 +1809,11 @@ void perf_session__close(struct perf_session *s)
 		free(s->attrs[i].ids);
 		free(s->attrs[i].own_name);
 	}
+	for (i = 0; i < s->nr_old_names; i++)
+		free(s->old_names[i]);
+	free(s->old_names);
+	s->old_names = NULL;
+	s->nr_old_names = s->old_names_alloc = 0;
 	free(s->attrs);
 	free(s->ids.slots);
 	perf_header_info__exit(&s->info);

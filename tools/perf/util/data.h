@@ -178,6 +178,9 @@ struct perf_session {
 	struct perf_session_attr *attrs;
 	u32 nr_attrs;
 	u32 attrs_alloc;
+	char **old_names;		/* attr names replaced, freed at close */
+	u32 nr_old_names;
+	u32 old_names_alloc;
 	/*
 	 * Attrs known when the pass began: consumers size their tables by
 	 * them, so records of an attr a stream adds later are delivered
