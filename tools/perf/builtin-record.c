@@ -419,7 +419,9 @@ static int record_start(struct record_cmd *cmd)
 		return -EINVAL;
 	}
 	if (cmd->argv) {
-		err = workload__prepare(&cmd->wl, cmd->argv);
+		err = workload__prepare(&cmd->wl, cmd->argv,
+					!strcmp(cmd->output_name, "-") ?
+					WORKLOAD_STDOUT_TO_STDERR : 0);
 		if (err) {
 			fprintf(stderr, "perf record: cannot fork: %s\n",
 				strerror(-err));

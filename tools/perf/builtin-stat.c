@@ -365,7 +365,7 @@ static int stat_run_once(struct stat_cmd *cmd)
 	int err;
 
 	if (cmd->argv) {
-		err = workload__prepare(&cmd->wl, cmd->argv);
+		err = workload__prepare(&cmd->wl, cmd->argv, 0);
 		if (err) {
 			fprintf(stderr, "perf stat: cannot fork: %s\n",
 				strerror(-err));

@@ -13,7 +13,7 @@
 #include "workload.h"
 
 static void __attribute__((noreturn)) child_run(const char **argv, int go_fd,
-						 int err_fd)
+						 int err_fd, unsigned int flags)
 {
 	char c;
 	int err;
@@ -22,6 +22,9 @@ static void __attribute__((noreturn)) child_run(const char **argv, int go_fd,
 	if (read(go_fd, &c, 1) != 1)
 		_exit(127);
 	close(go_fd);
+	if ((flags & WORKLOAD_STDOUT_TO_STDERR) &&
+	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
 	execvp(argv[0], (char **)argv);
 	err = errno;
 	if (write(err_fd, &err, sizeof(err)) < 0)
@@ -29,7 +32,8 @@ static void __attribute__((noreturn)) child_run(const char **argv, int go_fd,
 	_exit(127);
 }
 
-int workload__prepare(struct workload *wl, const char **argv)
+int workload__prepare(struct workload *wl, const char **argv,
+		      unsigned int flags)
 {
 	int go[2], err[2];
 
@@ -56,7 +60,7 @@ int workload__prepare(struct workload *wl, const char **argv)
 		close(err[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		child_run(argv, go[0], err[1]);
+		child_run(argv, go[0], err[1], flags);
 	}
 	close(go[0]);
 	close(err[1]);

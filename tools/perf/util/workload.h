@@ -20,7 +20,14 @@ struct workload {
 	bool reaped;
 };
 
-int workload__prepare(struct workload *wl, const char **argv);
+/*
+ * The command's standard output is perf's standard error: where perf's
+ * standard output carries data (perf record -o -).
+ */
+#define WORKLOAD_STDOUT_TO_STDERR	1U
+
+int workload__prepare(struct workload *wl, const char **argv,
+		      unsigned int flags);
 int workload__start(struct workload *wl);
 int workload__wait(struct workload *wl, bool *interrupted);
 bool workload__poll(struct workload *wl);

@@ -90,6 +90,15 @@ $PERF record -c 10 -F 10 -- true > /dev/null 2>&1
 $PERF record --call-graph dwarf -- true > /dev/null 2>&1
 [ $? = 129 ] || fail "--call-graph dwarf should be refused clearly"
 
+# Recording to a pipe: what the command prints goes to standard error,
+# not into the data (as Linux perf does it).
+$PERF record -q -e cpu-clock -o - -- echo hello-from-the-workload \
+	>"$tmpdir/stdout.data" 2>"$tmpdir/stdout.err" || fail "record -o - exited $?"
+grep -q hello-from-the-workload "$tmpdir/stdout.err" ||
+	fail "the command's output is not on standard error"
+$PERF report --stdio -i - <"$tmpdir/stdout.data" >/dev/null 2>"$tmpdir/stdout.rep" ||
+	fail "the pipe data does not read: $(head -n 2 "$tmpdir/stdout.rep")"
+
 # An existing output file is kept as perf.data.old.
 cd "$tmpdir" || fail "cd"
 $PERF record -q -e cpu-clock -F 200 -- true && $PERF record -q -e cpu-clock -F 200 -- true ||
