@@ -180,6 +180,6 @@ int cmd_report(int argc, const char **argv)
 		return err == PERF_SESSION_EMPTY ? 0 : 1;
 	err = report_cmd_session(&cmd, &s);
 	report__exit(&cmd.r);
-	perf_session__close(&s);
+	perf_session__close_report(&s, "perf report");
 	return err;
 }

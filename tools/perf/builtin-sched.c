@@ -186,7 +186,7 @@ static int timehist_open_run(struct timehist_cmd *cmd)
 	fflush(stdout);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sched_timehist__exit(&cmd->th);
-	perf_session__close(&s);
+	perf_session__close_report(&s, "perf sched timehist");
 	return err ? 1 : 0;
 }
 

@@ -103,7 +103,7 @@ static int script_cmd_open_run(struct script_cmd *cmd)
 		return err == PERF_SESSION_EMPTY ? 0 : 1;
 	err = script_cmd_session(cmd, &s);
 	script__exit(&cmd->sc);
-	perf_session__close(&s);
+	perf_session__close_report(&s, "perf script");
 	return err;
 }
 

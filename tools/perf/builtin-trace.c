@@ -208,7 +208,7 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 		return status ? status : ret != PERF_SESSION_EMPTY;
 	}
 	ret = trace_read(cmd, &s, ret, out);
-	perf_session__close(&s);
+	perf_session__close_report(&s, "perf trace");
 	status = child_status(trace_child);
 	return ret ? ret : status;
 }
@@ -219,7 +219,7 @@ static int trace_replay(struct trace_cmd *cmd, FILE *out)
 	int ret = perf_session__open(&s, cmd->input);
 
 	ret = trace_read(cmd, &s, ret, out);
-	perf_session__close(&s);
+	perf_session__close_report(&s, "perf trace");
 	return ret;
 }
 

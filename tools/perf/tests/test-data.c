@@ -946,6 +946,49 @@ static int check_event_desc_twice(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/*
+ * Records of a type this perf does not know and a sample of an id no
+ * attr has are skipped, and said so once, with counts.
+ */
+static int check_skipped_said(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("skipped.data");
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	struct tsample stray = samples[0];
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	struct perf_session s;
+	char said[512] = "";
+	FILE *out;
+	int ret, i;
+
+	TEST_ASSERT(ctx, fd >= 0, "create %s", path);
+	ret = perf_data_writer__open_fd(&w, fd, true);
+	ret = ret ?: add_test_attrs(&w);
+	for (i = 0; i < 3; i++) {
+		put_header(&b, 40 + (i & 1), 0, 16);	/* types 40, 41, 40 */
+		perf_fbuf__put_u64(&b, 0);
+	}
+	stray.id = 4242;
+	put_sample(&b, &stray);
+	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
+	ret = ret ?: perf_data_writer__finish(&w);
+	perf_fbuf__free(&b);
+	close(fd);
+	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
+	ret = perf_session__open(&s, path);
+	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	ret = perf_session__process_events_ordered(&s, ignore_record, NULL);
+	out = fmemopen(said, sizeof(said) - 1, "w");
+	perf_session__fprintf_skipped(&s, "perf x", out);
+	fclose(out);
+	perf_session__close(&s);
+	TEST_ASSERT(ctx, !ret && !strcmp(said,
+		    "Warning: perf x skipped 3 records of types this perf does not know (40, 41) and 1 samples whose id names no event of the file.\n"),
+		    "said: '%s' (%d)", said, ret);
+	return TEST_OK;
+}
+
 int test__data_pipe(struct test_ctx *ctx)
 {
 	struct perf_data_writer w;
@@ -990,6 +1033,8 @@ int test__data_pipe(struct test_ctx *ctx)
 		ret = check_late_attr(ctx);
 	if (ret == TEST_OK)
 		ret = check_event_desc_twice(ctx);
+	if (ret == TEST_OK)
+		ret = check_skipped_said(ctx);
 	tmp_cleanup();
 	return ret;
 }

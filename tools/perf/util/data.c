@@ -1967,11 +1967,21 @@ static int decode_error(struct perf_session *s, u64 pos,
 
 static void count(struct perf_session *s, u32 type)
 {
-	s->stats.nr_events[0]++;
-	if (type && type < PERF_RECORD_HEADER_MAX)
-		s->stats.nr_events[type]++;
-	else
-		s->stats.nr_unknown_events++;
+	struct perf_session_stats *st = &s->stats;
+	u32 i;
+
+	st->nr_events[0]++;
+	if ((type && type < PERF_RECORD_MAX) ||
+	    (type >= PERF_RECORD_USER_TYPE_START && type < PERF_RECORD_HEADER_MAX)) {
+		st->nr_events[type]++;
+		return;
+	}
+	st->nr_unknown_events++;
+	for (i = 0; i < st->nr_unknown_types; i++)
+		if (st->unknown_types[i] == type)
+			return;
+	if (i < ARRAY_SIZE(st->unknown_types))
+		st->unknown_types[st->nr_unknown_types++] = type;
 }
 
 static u64 shown_offset(const struct perf_session *s, u64 pos)
@@ -2498,6 +2508,42 @@ void perf_session__fprintf_header(struct perf_session *s, FILE *fp, bool full)
 		return;
 	perf_header_info__fprintf_missing(&s->info, fp);
 	fprintf(fp, "# ========\n#\n");
+}
+
+/* "N records of unknown types (T, ...)": the types of the first few. */
+static void fprintf_unknown_types(const struct perf_session *s, FILE *fp)
+{
+	u32 i;
+
+	fprintf(fp, "%llu records of types this perf does not know (",
+		(unsigned long long)s->stats.nr_unknown_events);
+	for (i = 0; i < s->stats.nr_unknown_types; i++)
+		fprintf(fp, "%s%u", i ? ", " : "", s->stats.unknown_types[i]);
+	fputc(')', fp);
+}
+
+void perf_session__fprintf_skipped(const struct perf_session *s,
+				   const char *cmd, FILE *fp)
+{
+	const struct perf_session_stats *st = &s->stats;
+
+	if (!st->nr_unknown_events && !st->nr_unknown_id)
+		return;
+	fprintf(fp, "Warning: %s skipped ", cmd);
+	if (st->nr_unknown_events)
+		fprintf_unknown_types(s, fp);
+	if (st->nr_unknown_events && st->nr_unknown_id)
+		fputs(" and ", fp);
+	if (st->nr_unknown_id)
+		fprintf(fp, "%llu samples whose id names no event of the file",
+			(unsigned long long)st->nr_unknown_id);
+	fputs(".\n", fp);
+}
+
+void perf_session__close_report(struct perf_session *s, const char *cmd)
+{
+	perf_session__fprintf_skipped(s, cmd, stderr);
+	perf_session__close(s);
 }
 
 int perf_session__open_report(struct perf_session *s, const char *path,

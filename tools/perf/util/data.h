@@ -140,6 +140,8 @@ struct perf_session_attr {
 struct perf_session_stats {
 	u64 nr_events[PERF_RECORD_HEADER_MAX];	/* [0] counts them all */
 	u64 nr_unknown_events;		/* types this tool does not know */
+	u32 unknown_types[8];		/* the first few of those types */
+	u32 nr_unknown_types;
 	u64 nr_unknown_id;		/* samples whose id has no attr */
 	u64 nr_unordered;		/* came after their time was flushed */
 };
@@ -259,6 +261,17 @@ void perf_session__close(struct perf_session *s);
  */
 int perf_session__open_report(struct perf_session *s, const char *path,
 			      const char *cmd);
+
+/*
+ * What a command leaves out, said once at its end: "Warning: CMD
+ * skipped N records of types this perf does not know (T, ...) and N
+ * samples whose id names no event of the file."  Nothing when none.
+ */
+void perf_session__fprintf_skipped(const struct perf_session *s,
+				   const char *cmd, FILE *fp);
+
+/* perf_session__fprintf_skipped() on stderr, then perf_session__close(). */
+void perf_session__close_report(struct perf_session *s, const char *cmd);
 
 const char *perf_session__error(const struct perf_session *s);
 /* Empty when there is nothing to warn about. */
