@@ -2,9 +2,11 @@
 /*
  * Option parsing in the forms perf users type.
  */
+#include <errno.h>
 #include <string.h>
 #include "tests.h"
 #include "../util/parse-options.h"
+#include "../util/report.h"
 
 int test__options(struct test_ctx *ctx)
 {
@@ -37,5 +39,28 @@ int test__options(struct test_ctx *ctx)
 	n = parse_options(5, argv2, opts, usage, 0);
 	TEST_ASSERT(ctx, !all && repeat == 4, "--no- and prefix");
 	TEST_ASSERT(ctx, n == 1 && !strcmp(argv2[0], "-a"), "after --");
+	return TEST_OK;
+}
+
+/*
+ * Option values out of range are refused, never converted: --time
+ * 1e23 overflowed the conversion to nanoseconds (undefined behaviour).
+ */
+int test__option_values(struct test_ctx *ctx)
+{
+	static const char * const bad_times[] = {
+		"1e23,", ",1e30", "nan,", "inf,", "-1,", "1,0.5", "x,",
+	};
+	struct report_filter f = { 0 };
+	size_t i;
+
+	TEST_ASSERT(ctx, !report__parse_time("100.5,200", &f) &&
+		    f.time_start == 100500000000ULL &&
+		    f.time_end == 200000000000ULL, "a window in seconds");
+	TEST_ASSERT(ctx, !report__parse_time("17000000000,", &f),
+		    "539 years of uptime still fit");
+	for (i = 0; i < sizeof(bad_times) / sizeof(bad_times[0]); i++)
+		TEST_ASSERT(ctx, report__parse_time(bad_times[i], &f) == -EINVAL,
+			    "--time %s refused", bad_times[i]);
 	return TEST_OK;
 }

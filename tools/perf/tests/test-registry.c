@@ -27,6 +27,8 @@ const struct test_case unit_tests[] = {
 	{ "stat-output", "perf stat lines: units, metrics, multiplexing, CSV",
 	  test__stat_output },
 	{ "options", "Command-line option parsing", test__options },
+	{ "option-values", "Option values out of range are refused",
+	  test__option_values },
 	{ "backend", "Backend selection", test__backend },
 	{ "open-advice", "Open errors: paranoid advice, raw tracepoint records",
 	  test__open_advice },

@@ -82,6 +82,7 @@ int test__demangle(struct test_ctx *ctx);
 int test__syscalltbl(struct test_ctx *ctx);
 int test__syscall_args(struct test_ctx *ctx);
 int test__tod(struct test_ctx *ctx);
+int test__option_values(struct test_ctx *ctx);
 int test__tod_points(struct test_ctx *ctx);
 int test__tod_tracker(struct test_ctx *ctx);
 

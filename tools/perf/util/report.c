@@ -27,7 +27,8 @@ static int parse_seconds(const char *s, size_t len, u64 *out)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	v = strtod(buf, &end);
-	if (*end || v < 0)
+	/* In nanoseconds it must fit a u64: 584 years; NaN fails it too. */
+	if (*end || !(v >= 0 && v < 1.8e10))
 		return -EINVAL;
 	*out = (u64)(v * 1e9 + 0.5);
 	return 0;
