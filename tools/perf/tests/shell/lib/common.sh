@@ -13,6 +13,12 @@ skip() {
 	exit 2
 }
 
+# True under the ASan/UBSan build (scripts/check-sanitizers sets it):
+# memory use is the sanitizer's as much as perf's there.
+under_sanitizer() {
+	[ "${PERF_TEST_SANITIZER:-0}" = 1 ]
+}
+
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root (tracepoints and system-wide counting)"
 }
