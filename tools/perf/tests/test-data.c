@@ -843,6 +843,34 @@ static int read_pipe_session(struct test_ctx *ctx, struct perf_session *s)
 }
 
 /*
+ * A pipe-format file at tmp_path(@name) of the test attrs, then the
+ * records of @b, opened as @s.  0 or -errno; the session is open (to
+ * be closed) when 0.
+ */
+static int pipe_file_session(const char *name, const struct perf_fbuf *b,
+			     struct perf_session *s)
+{
+	const char *path = tmp_path(name);
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	struct perf_data_writer w;
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = perf_data_writer__open_fd(&w, fd, true);
+	ret = ret ?: add_test_attrs(&w);
+	ret = ret ?: perf_data_writer__write(&w, b->data, b->len);
+	ret = ret ?: perf_data_writer__finish(&w);
+	close(fd);
+	if (ret)
+		return ret;
+	ret = perf_session__open(s, path);
+	if (ret)
+		perf_session__close(s);
+	return ret;
+}
+
+/*
  * A stream that adds an attr after its first samples: report had sized
  * its histograms by the attrs of the prologue and indexed past them.
  * The late attr's samples are of an unknown id for the pass.
@@ -852,17 +880,12 @@ static int check_late_attr(struct test_ctx *ctx)
 	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
 	struct tsample late = samples[0];
 	struct perf_fbuf b = { 0 };
-	struct perf_data_writer w;
 	struct perf_session s;
 	struct report r = { 0 };
 	FILE *out = fopen("/dev/null", "w");
-	const char *path = tmp_path("late.data");
-	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
 	int ret;
 
-	TEST_ASSERT(ctx, fd >= 0 && out, "create %s", path);
-	ret = perf_data_writer__open_fd(&w, fd, true);
-	ret = ret ?: add_test_attrs(&w);
+	TEST_ASSERT(ctx, out, "open /dev/null");
 	build_records(&b);
 	/* The attr record of perf's pipe format, with one id: 301. */
 	put_header(&b, PERF_RECORD_HEADER_ATTR, 0, 8 + sizeof(a) + 8);
@@ -870,13 +893,9 @@ static int check_late_attr(struct test_ctx *ctx)
 	perf_fbuf__put_u64(&b, 301);
 	late.id = 301;
 	put_sample(&b, &late);
-	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
-	ret = ret ?: perf_data_writer__finish(&w);
+	ret = pipe_file_session("late.data", &b, &s);
 	perf_fbuf__free(&b);
-	close(fd);
-	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
-	ret = perf_session__open(&s, path);
-	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	TEST_ASSERT(ctx, !ret, "late.data: %s", strerror(-ret));
 	ret = report__run(&r, &s, out);
 	fclose(out);
 	TEST_ASSERT(ctx, ret == 0 && s.nr_attrs == 3 &&
@@ -918,24 +937,14 @@ static void put_event_desc_record(struct perf_fbuf *b, const char *name,
  */
 static int check_event_desc_twice(struct test_ctx *ctx)
 {
-	const char *path = tmp_path("desc2.data");
-	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
-	struct perf_data_writer w;
 	struct perf_fbuf b = { 0 };
 	struct perf_session s;
 	int ret;
 
-	TEST_ASSERT(ctx, fd >= 0, "create %s", path);
-	ret = perf_data_writer__open_fd(&w, fd, true);
-	ret = ret ?: add_test_attrs(&w);
 	put_event_desc_record(&b, "other", 999);
-	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
-	ret = ret ?: perf_data_writer__finish(&w);
+	ret = pipe_file_session("desc2.data", &b, &s);
 	perf_fbuf__free(&b);
-	close(fd);
-	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
-	ret = perf_session__open(&s, path);
-	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	TEST_ASSERT(ctx, !ret, "desc2.data: %s", strerror(-ret));
 	ret = perf_session__process_events(&s, ignore_record, NULL);
 	TEST_ASSERT(ctx, !ret && s.nr_attrs == 2 &&
 		    !strcmp(s.attrs[0].name, "task-clock") &&
@@ -952,32 +961,22 @@ static int check_event_desc_twice(struct test_ctx *ctx)
  */
 static int check_skipped_said(struct test_ctx *ctx)
 {
-	const char *path = tmp_path("skipped.data");
-	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
 	struct tsample stray = samples[0];
-	struct perf_data_writer w;
 	struct perf_fbuf b = { 0 };
 	struct perf_session s;
 	char said[512] = "";
 	FILE *out;
 	int ret, i;
 
-	TEST_ASSERT(ctx, fd >= 0, "create %s", path);
-	ret = perf_data_writer__open_fd(&w, fd, true);
-	ret = ret ?: add_test_attrs(&w);
 	for (i = 0; i < 3; i++) {
 		put_header(&b, 40 + (i & 1), 0, 16);	/* types 40, 41, 40 */
 		perf_fbuf__put_u64(&b, 0);
 	}
 	stray.id = 4242;
 	put_sample(&b, &stray);
-	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
-	ret = ret ?: perf_data_writer__finish(&w);
+	ret = pipe_file_session("skipped.data", &b, &s);
 	perf_fbuf__free(&b);
-	close(fd);
-	TEST_ASSERT(ctx, !ret, "write %s: %s", path, strerror(-ret));
-	ret = perf_session__open(&s, path);
-	TEST_ASSERT(ctx, !ret, "open: %s", perf_session__error(&s));
+	TEST_ASSERT(ctx, !ret, "skipped.data: %s", strerror(-ret));
 	ret = perf_session__process_events_ordered(&s, ignore_record, NULL);
 	out = fmemopen(said, sizeof(said) - 1, "w");
 	perf_session__fprintf_skipped(&s, "perf x", out);

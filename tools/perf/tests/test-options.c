@@ -59,7 +59,7 @@ int test__option_values(struct test_ctx *ctx)
 		    f.time_end == 200000000000ULL, "a window in seconds");
 	TEST_ASSERT(ctx, !report__parse_time("17000000000,", &f),
 		    "539 years of uptime still fit");
-	for (i = 0; i < sizeof(bad_times) / sizeof(bad_times[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad_times); i++)
 		TEST_ASSERT(ctx, report__parse_time(bad_times[i], &f) == -EINVAL,
 			    "--time %s refused", bad_times[i]);
 	return TEST_OK;

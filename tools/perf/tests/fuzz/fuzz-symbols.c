@@ -21,7 +21,7 @@ static void query(const struct symtab *st)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(addrs); i++)
 		symtab__find(st, addrs[i]);
 	symtab__find_by_name(st, "main");
 }
