@@ -988,6 +988,58 @@ static int check_skipped_said(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* The process's peak of virtual memory, in KiB (VmPeak). */
+static long vm_peak_kib(void)
+{
+	char line[128];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPeak: %ld", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/*
+ * A pipe whose TRACING_DATA record says 1008 MiB follow, then ends: the
+ * reader sized its buffer by that field before a byte of it came.
+ * Memory must follow the bytes that arrive.
+ */
+static int check_pipe_size_lies(struct test_ctx *ctx)
+{
+	struct perf_fbuf b = { 0 };
+	struct perf_session s;
+	long before, after;
+	int fds[2], ret;
+
+	perf_fbuf__put(&b, "PERFILE2", 8);
+	perf_fbuf__put_u64(&b, 16);
+	put_header(&b, PERF_RECORD_HEADER_TRACING_DATA, 0, 16);
+	perf_fbuf__put_u32(&b, 0x3f000000);
+	perf_fbuf__put_u32(&b, 0);
+	perf_fbuf__put(&b, "\027\010\104tracing0.6", 14);
+	TEST_ASSERT(ctx, !pipe(fds), "pipe: %s", strerror(errno));
+	TEST_ASSERT(ctx, write(fds[1], b.data, b.len) == (ssize_t)b.len, "write");
+	close(fds[1]);
+	perf_fbuf__free(&b);
+	before = vm_peak_kib();
+	ret = perf_session__open_fd(&s, fds[0], "pipe");
+	if (!ret)
+		ret = perf_session__process_events(&s, ignore_record, NULL);
+	after = vm_peak_kib();
+	TEST_ASSERT(ctx, ret == PERF_SESSION_DATA_ERROR || ret == -EBADMSG,
+		    "refused (%d): %s", ret, perf_session__error(&s));
+	perf_session__close(&s);
+	close(fds[0]);
+	TEST_ASSERT(ctx, before > 0 && after - before < 256 * 1024,
+		    "the peak grew by %ld KiB for 22 bytes of a lying record",
+		    after - before);
+	return TEST_OK;
+}
+
 int test__data_pipe(struct test_ctx *ctx)
 {
 	struct perf_data_writer w;
@@ -1034,6 +1086,8 @@ int test__data_pipe(struct test_ctx *ctx)
 		ret = check_event_desc_twice(ctx);
 	if (ret == TEST_OK)
 		ret = check_skipped_said(ctx);
+	if (ret == TEST_OK)
+		ret = check_pipe_size_lies(ctx);
 	tmp_cleanup();
 	return ret;
 }

@@ -1319,6 +1319,22 @@ static int open_file_mode(struct perf_session *s)
 
 /* ---- reading: records, from the mapping or a stream ---- */
 
+/* Double the stream buffer, up to the @want bytes a record needs. */
+static int stream_grow(struct perf_session *s, size_t want)
+{
+	size_t cap = s->buf_cap ? s->buf_cap * 2 : STREAM_BUF_SIZE;
+	u8 *p;
+
+	if (cap > want && want > s->buf_cap)
+		cap = want > STREAM_BUF_SIZE ? want : STREAM_BUF_SIZE;
+	p = realloc(s->buf, cap);
+	if (!p)
+		return -ENOMEM;
+	s->buf = p;
+	s->buf_cap = cap;
+	return 0;
+}
+
 static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 		       u64 keep_from)
 {
@@ -1335,25 +1351,19 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 		s->buf_start = keep_from;
 	}
 	off = end - s->buf_start;
-	if (off > s->buf_cap) {
-		size_t cap = s->buf_cap ? s->buf_cap : STREAM_BUF_SIZE;
-		u8 *p;
-
-		while (cap < off)
-			cap *= 2;
-		if (cap > STREAM_BUF_MAX)
-			return -EFBIG;
-		p = realloc(s->buf, cap);
-		if (!p)
-			return -ENOMEM;
-		s->buf = p;
-		s->buf_cap = cap;
-	}
+	if (off > STREAM_BUF_MAX)
+		return -EFBIG;
 	while (s->buf_start + s->buf_len < end) {
 		ssize_t n;
 
 		if (s->eof)
 			return 1;
+		/*
+		 * The buffer grows as bytes come, not by the size a record
+		 * claims: a lying size costs what the pipe really sends.
+		 */
+		if (s->buf_len == s->buf_cap && stream_grow(s, off))
+			return -ENOMEM;
 		n = read(s->fd, s->buf + s->buf_len, s->buf_cap - s->buf_len);
 		if (n < 0 && errno == EINTR)
 			continue;
