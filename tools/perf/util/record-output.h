@@ -36,8 +36,7 @@ struct record_output {
 	struct perf_evlist *evlist;
 	const struct target *target;	/* which tasks the side-band covers */
 	pid_t cmd_pid;			/* the command perf runs, or 0 */
-	int clockid;			/* the time-of-day reference's clock
-					 * (CLOCK_DATA), or -1: none */
+	int clockid;			/* CLOCK_DATA's clock, -1: none */
 	bool tod;			/* --tod: correlation points too */
 	int argc;			/* for the cmdline feature */
 	const char **argv;
