@@ -540,25 +540,19 @@ static void record_check_switch(struct record_cmd *cmd,
 }
 
 /*
- * --tod: events keep the perf clock where CLOCK_PERF reads it (our
- * kernel); elsewhere they are stamped with CLOCK_MONOTONIC, which
- * user space reads and NTP slews with the time of day.
+ * --tod: events are stamped with CLOCK_MONOTONIC unless -k says
+ * otherwise.  It is one clock for all CPUs, read in the vDSO, and NTP
+ * slews it with the time of day, so the points only have steps to
+ * catch.  The perf clock (CLOCK_PERF on our kernel) is per CPU: where
+ * the TSC is not stable its CPUs differ by milliseconds, more than a
+ * point read on one CPU can map.
  */
 static void record_choose_clock(struct record_cmd *cmd)
 {
-	struct timespec ts;
-
+	if (cmd->tod && cmd->clockid < 0)
+		cmd->clockid = CLOCK_MONOTONIC;
 	cmd->out.clockid = cmd->clockid;
 	cmd->out.tod = cmd->tod;
-	if (!cmd->tod || cmd->clockid >= 0)
-		return;
-	if (perf_backend() == PERF_BACKEND_COUNTER &&
-	    !clock_gettime(CLOCK_PERF, &ts)) {
-		cmd->out.clockid = CLOCK_PERF;
-		return;
-	}
-	cmd->clockid = CLOCK_MONOTONIC;
-	cmd->out.clockid = CLOCK_MONOTONIC;
 }
 
 static void record_check_options(struct record_cmd *cmd,
