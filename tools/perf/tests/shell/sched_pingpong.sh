@@ -37,6 +37,7 @@ pingpong_threads() {
 
 threads=$(pingpong_threads "$tmpdir/w.txt") || { echo "$threads"; exit 1; }
 
+all_woken=0
 for t in $threads; do
 	# Per thread: switch-out lines (wait, delay, run time) and wakeups.
 	awk -v t="$t" '
@@ -49,11 +50,11 @@ for t in $threads; do
 	read -r outs woken wait delay run < "$tmpdir/stats"
 	echo "$t: $outs switches, $woken wakeups, wait $wait ms, delay $delay ms, run $run ms"
 	# A thread leaves the CPU in every round: it blocks in read() until
-	# the other writes, or was preempted before.  Many of those blocks
-	# end in a wakeup (on a busy machine, a thread preempted while
-	# runnable needs none); each wakeup is then a delay until it runs.
+	# the other writes, or was preempted before.  A block ends in a
+	# wakeup, a preemption does not; each wakeup is then a delay until
+	# it runs.
 	[ "$outs" -ge $((ROUNDS / 2)) ] || fail "$t left the CPU $outs times in $ROUNDS rounds"
-	[ "$woken" -ge $((ROUNDS / 10)) ] || fail "$t was woken $woken times in $ROUNDS rounds"
+	all_woken=$((all_woken + woken))
 	# Delays are printed in whole microseconds: a fast machine with an
 	# idle CPU may run every woken thread within one.
 	awk -v w="$wait" -v d="$delay" -v r="$run" 'BEGIN { exit !(w + d > 0 && r > 0) }' ||
@@ -63,6 +64,13 @@ for t in $threads; do
 	[ "$sched_in" = "$outs" ] ||
 		fail "$t: the summary counts ${sched_in:-no} switch-ins, the lines $outs"
 done
+# Which thread blocks depends on the scheduler: when both share a CPU,
+# the one that writes may be preempted by the one it woke, runnable,
+# round after round, and then only the other is woken.  But a token
+# cannot come back before it went: in most rounds one of the two waits
+# for it in read(), and is woken.
+[ "$all_woken" -ge $((ROUNDS / 2)) ] ||
+	fail "the two threads were woken $all_woken times in $ROUNDS rounds"
 
 # With -g, each switch shows the stack the thread left the CPU with,
 # kernel frames first: most switches come from a system call (the read

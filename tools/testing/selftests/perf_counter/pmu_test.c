@@ -95,7 +95,6 @@ static const char *hw_missing(struct pmu_model *m)
 	return NULL;
 }
 
-/* |a - b| within @pct percent of b. */
 /*
  * How far an estimate may be from the model's truth, in percent.  The
  * core charges a counter's times from the moment its context switches
@@ -109,11 +108,33 @@ static double accuracy_pct(double plain)
 	return getenv("PERF_COUNTER_DEBUG_KERNEL") ? 3 * plain : plain;
 }
 
+/* |a - b| within @pct percent of b. */
 static bool within_pct(double a, double b, double pct)
 {
 	double d = a > b ? a - b : b - a;
 
 	return d <= b * pct / 100;
+}
+
+/*
+ * A scaled count against the model's truth.  That gap (above) only
+ * ever makes the count short: it may be short by more where every
+ * switch is slow, the debug kernel on an emulated CPU (vm-run under
+ * TCG says so in PERF_COUNTER_EMULATED_CPU), where 19% was seen with
+ * a loaded host.  Short by a third at most, it still tells a count
+ * scaled from one that is not (short by half: the counters share
+ * the PMU two to a slot), and it may never be over by more than the
+ * accuracy.
+ */
+static bool scaled_near(double scaled, double truth)
+{
+	double short_pct = accuracy_pct(5);
+
+	if (getenv("PERF_COUNTER_DEBUG_KERNEL") &&
+	    getenv("PERF_COUNTER_EMULATED_CPU"))
+		short_pct = 33;
+	return scaled <= truth * (100 + accuracy_pct(5)) / 100 &&
+	       scaled >= truth * (100 - short_pct) / 100;
 }
 
 /* How long busy_body() burns, set before the fork. */
@@ -265,12 +286,12 @@ TEST_F(pmu, multiplexed_counts_scale_to_the_model_rate)
 			continue;
 		scaled = (double)r.value * r.enabled / r.running;
 		by_rate = (double)self->model.rate * r.enabled / 1000;
-		EXPECT_TRUE(within_pct(scaled, by_rate, accuracy_pct(5)))
+		EXPECT_TRUE(scaled_near(scaled, by_rate))
 			TH_LOG("raw 0x%llx: %llu in %llu of %llu ns: %.0f; %llu/us says %.0f",
 			       gp_events[i], r.value, r.running, r.enabled,
 			       scaled, self->model.rate, by_rate);
-		EXPECT_TRUE(within_pct(scaled, (double)self->model.rate *
-				       clock.value / 1000, accuracy_pct(5)))
+		EXPECT_TRUE(scaled_near(scaled, (double)self->model.rate *
+					clock.value / 1000))
 			TH_LOG("raw 0x%llx: scaled %.0f; task-clock %llu ns at %llu/us says %.0f",
 			       gp_events[i], scaled, clock.value,
 			       self->model.rate,
