@@ -85,7 +85,7 @@ static int record_callgraph(const struct option *opt, const char *arg,
 	if (arg && strcmp(arg, "fp")) {
 		fprintf(stderr, "perf record: call graph mode '%s' is not supported; use 'fp' (frame pointers)\n",
 			arg);
-		return -1;
+		return PARSE_OPT_ERROR_SAID;
 	}
 	return 0;
 }

@@ -252,8 +252,8 @@ static int sched_timehist(int argc, const char **argv)
 
 int cmd_sched(int argc, const char **argv)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s\n   or: %s\n   or: %s\n",
+	if (argc < 2 || !strcmp(argv[1], "-h")) {
+		fprintf(stderr, "\n Usage: %s\n   or: %s\n   or: %s\n\n",
 			sched_usage[0], sched_usage[1], sched_usage[2]);
 		return 129;
 	}

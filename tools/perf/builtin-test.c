@@ -164,7 +164,8 @@ static void dump_log(FILE *log)
 
 /*
  * Unit tests run in a child so that a crash is a failure, not an abort.
- * Their output goes to a log shown with -v or on failure.
+ * Their output, and what the code under test says on stderr, goes to a
+ * log shown with -v or on failure.
  */
 static int run_unit_test(const struct test_case *tc, int verbose,
 			 char *reason, size_t reason_size)
@@ -181,8 +182,10 @@ static int run_unit_test(const struct test_case *tc, int verbose,
 	if (pid == 0) {
 		int ret;
 
-		if (!verbose)
+		if (!verbose) {
 			dup2(fileno(log), STDOUT_FILENO);
+			dup2(fileno(log), STDERR_FILENO);
+		}
 		ret = tc->fn(&ctx);
 		fflush(stdout);
 		if (ret == TEST_SKIP) {

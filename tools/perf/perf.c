@@ -9,6 +9,7 @@
 #include <perf/types.h>
 #include "builtin.h"
 #include "util/help.h"
+#include "util/parse-options.h"
 
 #ifndef PERF_VERSION
 #define PERF_VERSION "0.0"
@@ -122,7 +123,11 @@ int main(int argc, const char **argv)
 		suggest(argv[1]);
 		return 1;
 	}
-	/* "perf CMD --help" shows the manual, "-h" the short usage. */
+	/*
+	 * "perf CMD --help" shows the manual, "-h" the short usage; so does
+	 * "perf CMD SUBCMD --help", through the option parser.
+	 */
+	parse_options__set_manual(help__doc_text(argv[1]));
 	if (argc == 3 && !strcmp(argv[2], "--help") && help__doc_text(argv[1])) {
 		const char *hargv[] = { "help", argv[1], NULL };
 

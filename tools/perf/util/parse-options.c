@@ -27,6 +27,14 @@ static void print_option(const struct option *o, FILE *out)
 	fprintf(out, "    %-22s %s\n", left, o->help ? o->help : "");
 }
 
+/* The command's manual, for "--help"; NULL: the short usage instead. */
+static const char *manual_text;
+
+void parse_options__set_manual(const char *text)
+{
+	manual_text = text;
+}
+
 void usage_with_options(const char * const usage[], const struct option *opts)
 {
 	const char * const *u;
@@ -69,7 +77,19 @@ static int parse_int(const char *arg, long min, long max, long *out)
 	return 0;
 }
 
-/* Apply one option.  @arg is its argument or NULL; @unset for --no-X. */
+/* apply() and the parsers: the error is explained, no usage to add. */
+#define ERROR_SAID	(-2)
+
+/* What a parser returns: @used argv entries, or apply()'s error. */
+static int applied(int err, int used)
+{
+	return err == ERROR_SAID ? ERROR_SAID : err ? -1 : used;
+}
+
+/*
+ * Apply one option.  @arg is its argument or NULL; @unset for --no-X.
+ * Returns 0, -1 or ERROR_SAID.
+ */
 static int apply(const struct option *o, const char *arg, int unset,
 		 const char *spelled)
 {
@@ -96,7 +116,8 @@ static int apply(const struct option *o, const char *arg, int unset,
 		*(const char **)o->value = unset ? NULL : arg;
 		return 0;
 	case OPTION_CALLBACK:
-		return o->callback(o, arg, unset) ? -1 : 0;
+		v = o->callback(o, arg, unset);
+		return v == PARSE_OPT_ERROR_SAID ? ERROR_SAID : v ? -1 : 0;
 	default:
 		return -1;
 	}
@@ -164,24 +185,25 @@ static int parse_long(const struct option *opts, int argc, const char **argv)
 				o->long_name);
 			return -1;
 		}
-		return apply(o, NULL, unset, argv[0]) ? -1 : 1;
+		return applied(apply(o, NULL, unset, argv[0]), 1);
 	}
 	if (eq)
-		return apply(o, eq + 1, 0, argv[0]) ? -1 : 1;
+		return applied(apply(o, eq + 1, 0, argv[0]), 1);
 	if (o->optional_arg)
-		return apply(o, NULL, 0, argv[0]) ? -1 : 1;
+		return applied(apply(o, NULL, 0, argv[0]), 1);
 	if (argc < 2) {
 		fprintf(stderr, "  Error: option `%s' requires a value\n",
 			o->long_name);
 		return -1;
 	}
-	return apply(o, argv[1], 0, argv[0]) ? -1 : 2;
+	return applied(apply(o, argv[1], 0, argv[0]), 2);
 }
 
 /* "-abc", "-eX" or "-e X"; returns argv entries consumed or -1. */
 static int parse_short(const struct option *opts, int argc, const char **argv)
 {
 	const char *p = argv[0] + 1;
+	int used;
 
 	for (; *p; p++) {
 		const struct option *o = find_short(opts, *p);
@@ -192,20 +214,21 @@ static int parse_short(const struct option *opts, int argc, const char **argv)
 			return -1;
 		}
 		if (!takes_arg(o)) {
-			if (apply(o, NULL, 0, spelled))
-				return -1;
+			used = applied(apply(o, NULL, 0, spelled), 0);
+			if (used)
+				return used;
 			continue;
 		}
 		if (p[1])
-			return apply(o, p + 1, 0, spelled) ? -1 : 1;
+			return applied(apply(o, p + 1, 0, spelled), 1);
 		if (o->optional_arg)
-			return apply(o, NULL, 0, spelled) ? -1 : 1;
+			return applied(apply(o, NULL, 0, spelled), 1);
 		if (argc < 2) {
 			fprintf(stderr, "  Error: switch `%c' requires a value\n",
 				*p);
 			return -1;
 		}
-		return apply(o, argv[1], 0, spelled) ? -1 : 2;
+		return applied(apply(o, argv[1], 0, spelled), 2);
 	}
 	return 1;
 }
@@ -226,6 +249,10 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			i++;
 			break;
 		}
+		if (!strcmp(arg, "--help") && manual_text) {
+			fputs(manual_text, stdout);
+			exit(0);
+		}
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
 			usage_with_options(usage, opts);
 		if (arg[0] != '-' || arg[1] == '\0') {
@@ -238,6 +265,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			used = parse_long(opts, argc - i, argv + i);
 		else
 			used = parse_short(opts, argc - i, argv + i);
+		if (used == ERROR_SAID)
+			exit(PARSE_OPT_USAGE_EXIT);
 		if (used < 0)
 			usage_with_options(usage, opts);
 		i += used;

@@ -57,8 +57,20 @@ struct option {
 /* Stop at the first argument that is not an option (the workload). */
 #define PARSE_OPT_STOP_AT_NON_OPTION	(1 << 0)
 
+/*
+ * What a callback returns when it has printed why a value is refused
+ * and the option list would only bury that: exit 129 without it.
+ */
+#define PARSE_OPT_ERROR_SAID	2
+
 /* Exit status for a usage error, as git and perf use. */
 #define PARSE_OPT_USAGE_EXIT 129
+
+/*
+ * "--help" anywhere among a command's options prints @text (its manual)
+ * and exits 0, as "perf help CMD" does; "-h" keeps the short usage.
+ */
+void parse_options__set_manual(const char *text);
 
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char * const usage[], int flags);

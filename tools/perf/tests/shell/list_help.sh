@@ -27,6 +27,33 @@ fi
 $PERF --version | grep -Eq '^perf version [0-9]' || fail "--version"
 $PERF help stat | grep -q -- "--repeat" || fail "help stat lacks the manual"
 $PERF stat --help | grep -q "perf-stat" || fail "stat --help lacks the manual"
+# --help anywhere among the options is the manual, as with Linux perf;
+# -h is the short usage (exit 129), subcommands included.
+for args in "sched --help" "sched timehist --help" "sched timehist -s --help" \
+	    "record -a --help" "trace record --help"; do
+	cmd=${args%% *}
+	# shellcheck disable=SC2086
+	$PERF $args > "$tmpdir/man" 2>&1 || fail "perf $args exited $?"
+	grep -q "^perf-$cmd" "$tmpdir/man" ||
+		fail "perf $args is not the manual: $(head -n 3 "$tmpdir/man")"
+done
+rc=0
+$PERF sched -h > "$tmpdir/usage" 2>&1 || rc=$?
+[ $rc = 129 ] || fail "perf sched -h exited $rc, not 129"
+grep -q "Usage: perf sched" "$tmpdir/usage" && grep -q "or: perf sched timehist" "$tmpdir/usage" ||
+	fail "perf sched -h does not list the subcommands: $(cat "$tmpdir/usage")"
+rc=0
+$PERF sched timehist -h > "$tmpdir/usage" 2>&1 || rc=$?
+[ $rc = 129 ] && grep -q -- "--summary" "$tmpdir/usage" ||
+	fail "perf sched timehist -h: rc $rc, $(head -n 3 "$tmpdir/usage")"
+
+# Without -v, perf test prints its result lines and nothing else: what
+# a unit test makes the tool print to stderr (here timehist refusing a
+# file) stays in its log, shown on failure.
+$PERF test sched-no-switch > "$tmpdir/test.out" 2>&1
+[ "$(wc -l < "$tmpdir/test.out")" = 2 ] ||
+	fail "perf test printed more than its result: $(cat "$tmpdir/test.out")"
+
 $PERF stta > "$tmpdir/sugg" 2>&1 && fail "unknown command exited 0"
 grep -q "Did you mean" "$tmpdir/sugg" && grep -q "stat" "$tmpdir/sugg" ||
 	fail "no suggestion: $(cat "$tmpdir/sugg")"
