@@ -558,7 +558,10 @@ static void record_choose_clock(struct record_cmd *cmd)
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
 {
-	const char *why = target__check(&cmd->target, cmd->argv != NULL);
+	const char *why;
+
+	target__default(&cmd->target, cmd->argv != NULL);
+	why = target__check(&cmd->target);
 
 	if (why)
 		usage_with_options_msg(record_usage, options, "%s", why);

@@ -416,7 +416,10 @@ static const char * const stat_usage[] = {
 static int stat_check_options(struct stat_cmd *cmd,
 			      const struct option *options)
 {
-	const char *why = target__check(&cmd->target, cmd->argv != NULL);
+	const char *why;
+
+	target__default(&cmd->target, cmd->argv != NULL);
+	why = target__check(&cmd->target);
 
 	if (why)
 		usage_with_options_msg(stat_usage, options, "%s", why);

@@ -249,10 +249,10 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 	/* A recording shows the processes -p names. */
 	if (cmd->input)
 		o->pids = cmd->pid_list;
+	/* Nothing to trace or replay: the whole system, as Linux perf. */
 	if (!cmd->input && !argc && !cmd->system_wide && !cmd->cpu_list &&
 	    !cmd->pid_list && !cmd->tid_list)
-		usage_with_options_msg(trace_usage, options,
-				       "give a command, -a, -C, -p, -t or -i FILE");
+		cmd->system_wide = true;
 	why = trace_opts__check(o);
 	if (why)
 		usage_with_options_msg(trace_usage, options, "%s", why);
@@ -308,7 +308,7 @@ int cmd_trace(int argc, const char **argv)
 			   "find the recorded executables under this root"),
 		OPT_END()
 	};
-	FILE *out = stdout;
+	FILE *out = stderr;	/* as Linux perf: stdout is the workload's */
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
@@ -326,7 +326,7 @@ int cmd_trace(int argc, const char **argv)
 	}
 	ret = cmd.input ? trace_replay(&cmd, out) :
 			  trace_live(&cmd, argc, argv + 1, out);
-	if (out != stdout && fclose(out)) {
+	if (out != stderr && fclose(out)) {
 		fprintf(stderr, "perf trace: writing '%s' failed: %s\n",
 			cmd.output, strerror(errno));
 		ret = 1;

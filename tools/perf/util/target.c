@@ -73,11 +73,19 @@ bool target__has_cpus(const struct target *t)
 	return t->system_wide || t->cpu_list;
 }
 
-/* A reason the combination makes no sense, or NULL. */
-const char *target__check(const struct target *t, bool has_command)
+/*
+ * No command and no target: the whole system, until SIGINT, as with
+ * Linux perf.
+ */
+void target__default(struct target *t, bool has_command)
 {
 	if (!has_command && !target__has_cpus(t) && !target__has_tasks(t))
-		return "give a command, -a, -C, -p or -t";
+		t->system_wide = true;
+}
+
+/* A reason the combination makes no sense, or NULL. */
+const char *target__check(const struct target *t)
+{
 	if (t->pid_list && t->tid_list)
 		return "-p and -t are exclusive";
 	if (target__has_tasks(t) && target__has_cpus(t))

@@ -33,7 +33,8 @@ int target__exclude_perf(const struct option *opt, const char *arg,
 			 int unset);
 bool target__has_tasks(const struct target *t);
 bool target__has_cpus(const struct target *t);
-const char *target__check(const struct target *t, bool has_command);
+void target__default(struct target *t, bool has_command);
+const char *target__check(const struct target *t);
 int target__parse_events(struct target *t, struct perf_evlist *evlist,
 			 const char *default_events);
 int target__setup_maps(const struct target *t, struct perf_evlist *evlist,

@@ -676,23 +676,21 @@ static void print_thread_summary(struct trace *t, struct trace_thread *tt)
 	fprintf(t->out, " %s (%u), %llu events, %.1f%%\n\n", tt->thread->comm,
 		tt->thread->tid, (unsigned long long)tt->nr_events,
 		100.0 * tt->nr_events / t->nr_events);
-	fprintf(t->out, "   syscall            calls  errors  total       min       avg       max    stddev    stddev\n");
-	fprintf(t->out, "                                     (msec)    (msec)    (msec)    (msec)    (msec)       (%%)\n");
-	fprintf(t->out, "   --------------- --------  ------ -------- --------- --------- --------- --------- ---------\n");
+	fprintf(t->out, "   syscall            calls  errors  total       min       avg       max       stddev\n");
+	fprintf(t->out, "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n");
+	fprintf(t->out, "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
 	for (i = 0; i < n; i++) {
 		const struct sc_stats *s = rows[i].s;
-		double sd = 0, rel = 0;
+		double rel = 0;
 
-		/* The durations' spread, and the average's relative error. */
-		if (s->calls > 1)
-			sd = sqrt(s->m2 / (s->calls - 1));
+		/* The standard error of the average, relative to it. */
 		if (s->calls > 1 && s->mean > 0)
-			rel = 100.0 * sd / sqrt(s->calls) / s->mean;
-		fprintf(t->out, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.3f %8.2f%%\n",
+			rel = 100.0 * sqrt(s->m2 / (s->calls - 1)) /
+			      sqrt(s->calls) / s->mean;
+		fprintf(t->out, "   %-15s %8llu %6llu %9.3f %9.3f %9.3f %9.3f %9.2f%%\n",
 			rows[i].name, (unsigned long long)s->calls,
 			(unsigned long long)s->errors, s->total_ns / 1e6,
-			s->min_ns / 1e6, s->mean / 1e6, s->max_ns / 1e6,
-			sd / 1e6, rel);
+			s->min_ns / 1e6, s->mean / 1e6, s->max_ns / 1e6, rel);
 	}
 	fprintf(t->out, "\n");
 	free(rows);

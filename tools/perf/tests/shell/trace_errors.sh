@@ -13,7 +13,6 @@ expect_error() {
 	grep -q "$text" "$tmpdir/err" || fail "$what: no '$text' in: $(cat "$tmpdir/err")"
 }
 
-expect_error "no target" "give a command" $PERF trace
 expect_error "bad syscall" "no syscall is named 'nosuchcall'" $PERF trace -e nosuchcall -- true
 expect_error "bad duration" "duration needs milliseconds" $PERF trace --duration abc -- true
 expect_error "-s and -S" "exclusive" $PERF trace -s -S -- true

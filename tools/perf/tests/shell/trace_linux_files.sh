@@ -34,4 +34,18 @@ $PERF trace -e write,close,read,munmap -i "$tmpdir/ours.data" -o "$tmpdir/ours.l
 grep -E ' (write|close|read|munmap)\(' "$tmpdir/linux.out" > "$tmpdir/linux.lines"
 [ "$(wc -l < "$tmpdir/ours.lines")" -ge $K ] || fail "too few lines: $(cat "$tmpdir/ours.lines")"
 diff -u "$tmpdir/linux.lines" "$tmpdir/ours.lines" || fail "lines differ from Linux perf trace's"
+# The summary's layout is Linux perf's: the same column heads, and rows
+# of as many fields.
+$LINUX_PERF trace -s -i "$tmpdir/ours.data" > "$tmpdir/linux.sum" 2>&1 ||
+	fail "Linux perf trace -s -i exited $?"
+$PERF trace -s -i "$tmpdir/ours.data" > "$tmpdir/ours.sum" 2>&1 ||
+	fail "perf trace -s -i exited $?"
+grep -A 2 '^   syscall ' "$tmpdir/linux.sum" > "$tmpdir/linux.head"
+grep -A 2 '^   syscall ' "$tmpdir/ours.sum" > "$tmpdir/ours.head"
+[ -s "$tmpdir/linux.head" ] || fail "no summary from Linux perf: $(cat "$tmpdir/linux.sum")"
+diff -u "$tmpdir/linux.head" "$tmpdir/ours.head" || fail "the summary's column heads differ"
+fields() { awk '$1 == "getppid" { print NF }' "$1"; }
+[ "$(fields "$tmpdir/ours.sum")" = "$(fields "$tmpdir/linux.sum")" ] ||
+	fail "a summary row: $(grep getppid "$tmpdir/ours.sum"), Linux perf's: $(grep getppid "$tmpdir/linux.sum")"
+
 echo "both read each other's files: $N getppid, $K write; $(wc -l < "$tmpdir/ours.lines") lines equal Linux perf's"

@@ -23,6 +23,16 @@ most=$(sed -n 's/.*filename: \(0x[0-9a-f]*\).*ENOENT.*/\1/p' "$tmpdir/opens" |
 	sort | uniq -c | sort -rn | awk '{ print $1; exit }')
 [ "$most" = "$M" ] || fail "failed opens of the missing path: '$most', want $M"
 
+# As with Linux perf, the lines and the summary are on stderr: stdout is
+# the traced program's.
+$PERF trace -S -e getppid -- $PERF test -w syscalls --mark 3 0 0 \
+	>"$tmpdir/stdout" 2>"$tmpdir/stderr" || fail "perf trace -S exited $?"
+grep -q '^mark ' "$tmpdir/stdout" && [ "$(wc -l < "$tmpdir/stdout")" = 1 ] ||
+	fail "stdout is not the workload's alone: $(head -n 3 "$tmpdir/stdout")"
+[ "$(grep -c ' getppid() ' "$tmpdir/stderr")" -ge 3 ] &&
+	grep -q 'Summary of events' "$tmpdir/stderr" ||
+	fail "no lines and summary on stderr: $(head -n 5 "$tmpdir/stderr")"
+
 # Replayed from a recording: the same table.
 $PERF trace record -q -o "$tmpdir/rec.data" -- $PERF test -w syscalls $N $M $K ||
 	fail "perf trace record exited $?"

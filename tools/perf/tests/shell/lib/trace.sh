@@ -10,7 +10,7 @@ need_trace() {
 # "calls errors" of syscall $2 in the perf trace -s summary $1 (one
 # thread), or nothing.
 summary_row() {
-	awk -v sc="$2" '$1 == sc && NF == 9 { print $2, $3; exit }' "$1"
+	awk -v sc="$2" '$1 == sc && NF == 8 { print $2, $3; exit }' "$1"
 }
 
 # "calls errors" of syscall $2 in the strace -c table $1.
