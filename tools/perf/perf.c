@@ -2,6 +2,7 @@
 /*
  * perf: the command dispatcher.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +49,54 @@ static void list_commands(FILE *out)
 	fprintf(out, "\n See 'perf help COMMAND' for more on a command.\n\n");
 }
 
+/*
+ * What this binary was built with, in the lines of Linux perf's
+ * "version --build-options": a name, on or OFF, and the define Linux
+ * perf names it by, so that scripts that grep those lines work.
+ */
+struct build_option {
+	const char *name;
+	bool on;
+	const char *define;
+};
+
+static const struct build_option build_options[] = {
+	{ "dwarf", false, "HAVE_DWARF_SUPPORT" },
+	{ "syscall_table", true, "HAVE_SYSCALL_TABLE_SUPPORT" },
+	{ "libelf", true, "HAVE_LIBELF_SUPPORT" },
+	{ "libslang", false, "HAVE_SLANG_SUPPORT" },
+	{ "libunwind", false, "HAVE_LIBUNWIND_SUPPORT" },
+	{ "libdw-dwarf-unwind", false, "HAVE_DWARF_SUPPORT" },
+	{ "zstd", true, "HAVE_ZSTD_SUPPORT" },
+	{ "libtraceevent", true, "HAVE_LIBTRACEEVENT" },
+#ifdef NO_PERF_TESTS
+	{ "perf-test", false, "NO_PERF_TESTS" },
+#else
+	{ "perf-test", true, "NO_PERF_TESTS" },
+#endif
+#ifdef __SANITIZE_ADDRESS__
+	{ "asan-ubsan", true, "SANITIZE" },
+#else
+	{ "asan-ubsan", false, "SANITIZE" },
+#endif
+};
+
 int cmd_version(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
+	size_t i;
+
 	printf("perf version %s\n", PERF_VERSION);
+	if (argc < 2)
+		return 0;
+	if (strcmp(argv[1], "--build-options")) {
+		fprintf(stderr, "perf version: unknown option '%s' (--build-options)\n",
+			argv[1]);
+		return 129;
+	}
+	for (i = 0; i < ARRAY_SIZE(build_options); i++)
+		printf("%22s: [ %s ]  # %s\n", build_options[i].name,
+		       build_options[i].on ? "on " : "OFF",
+		       build_options[i].define);
 	return 0;
 }
 
@@ -118,6 +162,12 @@ int main(int argc, const char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
 		return cmd_version(argc - 1, argv + 1);
+	/* As Linux perf: -vv is version --build-options. */
+	if (!strcmp(argv[1], "-vv")) {
+		const char *vargv[] = { "version", "--build-options", NULL };
+
+		return cmd_version(2, vargv);
+	}
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		suggest(argv[1]);

@@ -25,6 +25,24 @@ if [ -d /sys/kernel/tracing/events/sched ]; then
 fi
 
 $PERF --version | grep -Eq '^perf version [0-9]' || fail "--version"
+# The build options in Linux perf's lines, with the features named as
+# it names them; -vv is the same.
+$PERF version --build-options > "$tmpdir/build" || fail "version --build-options exited $?"
+$PERF -vv | cmp -s - "$tmpdir/build" || fail "perf -vv is not version --build-options"
+line='^ *[a-z0-9_-]*: \[ (on |OFF) \]  # [A-Z_]*$'
+[ "$(grep -Evc "$line" "$tmpdir/build")" = 1 ] ||
+	fail "version --build-options: lines not in Linux perf's form: $(grep -Ev "$line" "$tmpdir/build")"
+grep -Eq '^ +libelf: \[ on  \]  # HAVE_LIBELF_SUPPORT$' "$tmpdir/build" &&
+	grep -Eq '^ +zstd: \[ on  \]' "$tmpdir/build" ||
+	fail "version --build-options: libelf and zstd: $(cat "$tmpdir/build")"
+if have_linux_perf; then
+	# Where both name a feature, the lines have the same form.
+	$LINUX_PERF version --build-options | grep -E "$line" |
+		sed 's/\[.*\]/[]/' | sort > "$tmpdir/linux.build"
+	sed 's/\[.*\]/[]/' "$tmpdir/build" | sort |
+		comm -12 - "$tmpdir/linux.build" | grep -c libelf | grep -q 1 ||
+		fail "libelf's line differs from Linux perf's: $(grep libelf "$tmpdir/linux.build")"
+fi
 $PERF help stat | grep -q -- "--repeat" || fail "help stat lacks the manual"
 $PERF stat --help | grep -q "perf-stat" || fail "stat --help lacks the manual"
 # --help anywhere among the options is the manual, as with Linux perf;

@@ -5,6 +5,7 @@ need_root
 need_sampling
 need_tracepoint raw_syscalls sys_enter
 need_tracepoint_counters raw_syscalls sys_enter
+note_linux_perf
 
 # Another process, one perf does not start: a copy of perf named sysbusy
 # making system calls, told apart by its name.
