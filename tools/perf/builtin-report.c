@@ -44,7 +44,12 @@ static int report_cmd_options(struct report_cmd *cmd,
 
 	if (sort_keys__parse(cmd->sort, &r->cfg))
 		usage_with_options_msg(report_usage, options,
-				       "unknown sort key in '%s' (use comm, pid, dso, sym, cpu)",
+				       "unknown sort key in '%s' (use %s)",
+				       cmd->sort, sort_keys__names());
+	/* As Linux perf: a parent pattern adds its column. */
+	if (r->parent_pattern && sort_keys__add(&r->cfg, SORT_PARENT))
+		usage_with_options_msg(report_usage, options,
+				       "no room for the parent key in '%s'",
 				       cmd->sort);
 	if (cmd->children && cmd->no_children)
 		usage_with_options_msg(report_usage, options,
@@ -118,7 +123,9 @@ int cmd_report(int argc, const char **argv)
 			   "input file name ('-' for standard input)"),
 		OPT_BOOLEAN(0, "stdio", &cmd.stdio, "use the stdio interface"),
 		OPT_STRING('s', "sort", &cmd.sort, "key[,key2...]",
-			   "sort by keys: comm, pid, dso, sym, cpu"),
+			   "sort by keys: comm, pid, dso, sym, cpu, socket, dso_size, parent, trace"),
+		OPT_STRING('p', "parent", &cmd.r.parent_pattern, "regex",
+			   "the parent: the first caller matching this (adds the parent key)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &cmd.r.cfg.show_nr_samples,
 			    "show a column with the number of samples"),
 		OPT_BOOLEAN(0, "children", &cmd.children,

@@ -12,7 +12,7 @@
 static int dso_main, dso_lib;
 static int sym_a, sym_b, sym_main, sym_lib;
 
-#define F(d, s, n) { &d, #d, &s, n, 0, '.' }
+#define F(d, s, n) { &d, #d, &s, n, 0, 0, '.' }
 
 static const struct hist_frame fa = F(dso_main, sym_a, "hot_a");
 static const struct hist_frame fb = F(dso_main, sym_b, "hot_b");

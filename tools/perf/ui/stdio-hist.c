@@ -53,6 +53,19 @@ static int cmp_key(enum sort_key k, const struct hist_entry *a,
 		return 0;
 	case SORT_CPU:
 		return a->cpu - b->cpu;
+	case SORT_SOCKET:
+		return a->socket - b->socket;
+	case SORT_DSO_SIZE:
+		if (a->frame.map_size != b->frame.map_size)
+			return a->frame.map_size < b->frame.map_size ? -1 : 1;
+		return 0;
+	case SORT_PARENT:
+		/* "[other]" (none found) last. */
+		if (a->parent && b->parent)
+			return strcmp(a->parent, b->parent);
+		return a->parent ? -1 : b->parent ? 1 : 0;
+	case SORT_TRACE:
+		return cmp_str(a->trace, b->trace);
 	default:
 		return 0;
 	}
@@ -110,8 +123,18 @@ static const char *key_title(enum sort_key k)
 	case SORT_DSO: return "Shared Object";
 	case SORT_SYM: return "Symbol";
 	case SORT_CPU: return "CPU";
+	case SORT_SOCKET: return "Socket";
+	case SORT_DSO_SIZE: return "DSO size";
+	case SORT_PARENT: return "Parent symbol";
+	case SORT_TRACE: return "Trace output";
 	default: return "?";
 	}
+}
+
+/* Numbers line up on the right, as in Linux perf's columns. */
+static bool key_right_aligned(enum sort_key k)
+{
+	return k == SORT_SOCKET || k == SORT_DSO_SIZE;
 }
 
 static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
@@ -141,7 +164,20 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 				 (unsigned long long)f->addr);
 		break;
 	case SORT_CPU:
-		snprintf(buf, size, "%03d", e->cpu);
+		/* At least three digits: CPU -1 (unknown) shows as -001. */
+		snprintf(buf, size, "%.3d", e->cpu);
+		break;
+	case SORT_SOCKET:
+		snprintf(buf, size, "%.3d", e->socket);
+		break;
+	case SORT_DSO_SIZE:
+		snprintf(buf, size, "%llu", (unsigned long long)f->map_size);
+		break;
+	case SORT_PARENT:
+		snprintf(buf, size, "%s", e->parent ? e->parent : "[other]");
+		break;
+	case SORT_TRACE:
+		snprintf(buf, size, "%s", e->trace ? e->trace : "N/A");
 		break;
 	default:
 		buf[0] = '\0';
@@ -254,7 +290,9 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 		key_value(h->cfg.keys[k], e, buf, sizeof(buf));
 		if (h->cfg.keys[k] == SORT_COMM || h->cfg.keys[k] == SORT_PID)
 			buf[strnlen(buf, width[k])] = '\0';
-		if (last)
+		if (key_right_aligned(h->cfg.keys[k]))
+			fprintf(out, "  %*s", width[k], buf);
+		else if (last)
 			fprintf(out, "  %s", buf);
 		else
 			fprintf(out, "  %-*s", width[k], buf);

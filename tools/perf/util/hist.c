@@ -12,32 +12,75 @@
 
 /* ---- keys ---------------------------------------------------------- */
 
-static const char * const sort_key_names[] = {
-	[SORT_COMM] = "comm",
-	[SORT_PID] = "pid",
-	[SORT_DSO] = "dso",
-	[SORT_SYM] = "sym",
-	[SORT_CPU] = "cpu",
+/* Linux perf's names of the keys, "symbol" being "sym" spelt out. */
+static const struct {
+	const char *name;
+	enum sort_key key;
+} sort_key_names[] = {
+	{ "comm", SORT_COMM },
+	{ "pid", SORT_PID },
+	{ "dso", SORT_DSO },
+	{ "sym", SORT_SYM },
+	{ "symbol", SORT_SYM },
+	{ "cpu", SORT_CPU },
+	{ "socket", SORT_SOCKET },
+	{ "dso_size", SORT_DSO_SIZE },
+	{ "parent", SORT_PARENT },
+	{ "trace", SORT_TRACE },
 };
+
+#define NR_SORT_KEY_NAMES (sizeof(sort_key_names) / sizeof(sort_key_names[0]))
+
+static int sort_key_by_name(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < NR_SORT_KEY_NAMES; k++)
+		if (!strcmp(name, sort_key_names[k].name))
+			return sort_key_names[k].key;
+	return -1;
+}
+
+const char *sort_keys__names(void)
+{
+	return "comm, pid, dso, sym (symbol), cpu, socket, dso_size, parent, trace";
+}
 
 int sort_keys__parse(const char *str, struct hists_config *cfg)
 {
 	char buf[256], *tok, *save = NULL;
-	size_t k;
+	int k;
 
 	snprintf(buf, sizeof(buf), "%s", str);
 	cfg->nr_keys = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (k = 0; k < sizeof(sort_key_names) / sizeof(char *); k++)
-			if (sort_key_names[k] && !strcmp(tok, sort_key_names[k]))
-				break;
-		if (k == sizeof(sort_key_names) / sizeof(char *) ||
-		    cfg->nr_keys == SORT_MAX_KEYS)
+		k = sort_key_by_name(tok);
+		if (k < 0 || cfg->nr_keys == SORT_MAX_KEYS)
 			return -EINVAL;
 		cfg->keys[cfg->nr_keys++] = k;
 	}
 	return cfg->nr_keys ? 0 : -EINVAL;
+}
+
+bool sort_keys__has(const struct hists_config *cfg, enum sort_key k)
+{
+	int i;
+
+	for (i = 0; i < cfg->nr_keys; i++)
+		if (cfg->keys[i] == k)
+			return true;
+	return false;
+}
+
+int sort_keys__add(struct hists_config *cfg, enum sort_key k)
+{
+	if (sort_keys__has(cfg, k))
+		return 0;
+	if (cfg->nr_keys == SORT_MAX_KEYS)
+		return -EINVAL;
+	cfg->keys[cfg->nr_keys++] = k;
+	return 0;
 }
 
 static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
@@ -58,19 +101,32 @@ static u64 mix(u64 h, u64 v)
 	return h;
 }
 
-static u64 entry_hash(const struct hists_config *cfg, const char *comm,
-		      u32 pid, int cpu, const struct hist_frame *f)
+/*
+ * What an entry is told apart by: the sample's task, CPU and the like,
+ * and the frame it is made for (the sample's, or a caller's).
+ */
+struct entry_key {
+	const struct hist_sample *s;	/* NULL: the entry's own values */
+	const struct hist_entry *e;
+	const struct hist_frame *f;
+};
+
+#define KEY_FIELD(k, field) ((k)->s ? (k)->s->field : (k)->e->field)
+
+static u64 entry_hash(const struct hists_config *cfg,
+		      const struct entry_key *key)
 {
+	const struct hist_frame *f = key->f;
 	u64 h = 0;
 	int i;
 
 	for (i = 0; i < cfg->nr_keys; i++) {
 		switch (cfg->keys[i]) {
 		case SORT_COMM:
-			h = mix(h, (uintptr_t)comm);
+			h = mix(h, (uintptr_t)KEY_FIELD(key, comm));
 			break;
 		case SORT_PID:
-			h = mix(h, pid);
+			h = mix(h, key->s ? key->s->tid : key->e->pid);
 			break;
 		case SORT_DSO:
 			h = mix(h, (uintptr_t)f->dso);
@@ -79,7 +135,19 @@ static u64 entry_hash(const struct hists_config *cfg, const char *comm,
 			h = mix(h, f->sym ? (uintptr_t)f->sym : f->addr);
 			break;
 		case SORT_CPU:
-			h = mix(h, cpu);
+			h = mix(h, KEY_FIELD(key, cpu));
+			break;
+		case SORT_SOCKET:
+			h = mix(h, KEY_FIELD(key, socket));
+			break;
+		case SORT_DSO_SIZE:
+			h = mix(h, f->map_size);
+			break;
+		case SORT_PARENT:
+			h = mix(h, (uintptr_t)KEY_FIELD(key, parent));
+			break;
+		case SORT_TRACE:
+			h = mix(h, (uintptr_t)KEY_FIELD(key, trace));
 			break;
 		default:
 			break;
@@ -89,16 +157,27 @@ static u64 entry_hash(const struct hists_config *cfg, const char *comm,
 }
 
 static bool entry_matches(const struct hists_config *cfg,
-			  const struct hist_entry *e, const char *comm,
-			  u32 pid, int cpu, const struct hist_frame *f)
+			  const struct hist_entry *e,
+			  const struct entry_key *key)
 {
-	if (key_has(cfg, SORT_COMM) && e->comm != comm)
+	const struct hist_sample *s = key->s;
+	const struct hist_frame *f = key->f;
+
+	if (key_has(cfg, SORT_COMM) && e->comm != s->comm)
 		return false;
-	if (key_has(cfg, SORT_PID) && e->pid != pid)
+	if (key_has(cfg, SORT_PID) && e->pid != s->tid)
 		return false;
-	if (key_has(cfg, SORT_CPU) && e->cpu != cpu)
+	if (key_has(cfg, SORT_CPU) && e->cpu != s->cpu)
+		return false;
+	if (key_has(cfg, SORT_SOCKET) && e->socket != s->socket)
+		return false;
+	if (key_has(cfg, SORT_PARENT) && e->parent != s->parent)
+		return false;
+	if (key_has(cfg, SORT_TRACE) && e->trace != s->trace)
 		return false;
 	if (key_has(cfg, SORT_DSO) && e->frame.dso != f->dso)
+		return false;
+	if (key_has(cfg, SORT_DSO_SIZE) && e->frame.map_size != f->map_size)
 		return false;
 	if (key_has(cfg, SORT_SYM) && !frame_same(&e->frame, f))
 		return false;
@@ -137,6 +216,7 @@ static int hists__grow(struct hists *h)
 {
 	size_t size = h->size * 2, i;
 	struct hist_entry **t = calloc(size, sizeof(*t));
+	struct entry_key key = { NULL };
 
 	if (!t)
 		return -ENOMEM;
@@ -146,8 +226,9 @@ static int hists__grow(struct hists *h)
 
 		if (!e)
 			continue;
-		j = entry_hash(&h->cfg, e->comm, e->pid, e->cpu, &e->frame) &
-		    (size - 1);
+		key.e = e;
+		key.f = &e->frame;
+		j = entry_hash(&h->cfg, &key) & (size - 1);
 		while (t[j])
 			j = (j + 1) & (size - 1);
 		t[j] = e;
@@ -158,28 +239,33 @@ static int hists__grow(struct hists *h)
 	return 0;
 }
 
-static struct hist_entry *hists__findnew(struct hists *h, const char *comm,
-					 u32 pid, int cpu,
+/* The entry of sample @s for frame @f (its own, or a caller's). */
+static struct hist_entry *hists__findnew(struct hists *h,
+					 const struct hist_sample *s,
 					 const struct hist_frame *f)
 {
-	size_t j;
+	struct entry_key key = { .s = s, .f = f };
 	struct hist_entry *e;
+	size_t j;
 
 	if ((h->nr_entries + 1) * 2 > h->size && hists__grow(h))
 		return NULL;
-	j = entry_hash(&h->cfg, comm, pid, cpu, f) & (h->size - 1);
+	j = entry_hash(&h->cfg, &key) & (h->size - 1);
 	for (; (e = h->table[j]) != NULL; j = (j + 1) & (h->size - 1))
-		if (entry_matches(&h->cfg, e, comm, pid, cpu, f))
+		if (entry_matches(&h->cfg, e, &key))
 			return e;
 	e = arena__alloc(h->arena, sizeof(*e));
 	if (!e)
 		return NULL;
-	e->comm = comm;
+	e->comm = s->comm;
 	e->thread_comm = h->cur_thread_comm;
-	e->pid = pid;
+	e->pid = s->tid;
 	e->tid = h->cur_tid;
 	e->filtered = h->cur_filtered;
-	e->cpu = cpu;
+	e->cpu = s->cpu;
+	e->socket = s->socket;
+	e->parent = s->parent;
+	e->trace = s->trace;
 	e->frame = *f;
 	h->table[j] = e;
 	h->nr_entries++;
@@ -290,8 +376,7 @@ static int graph_add(struct hists *h, struct hist_entry *e,
 static struct hist_entry *add_self(struct hists *h,
 				   const struct hist_sample *s)
 {
-	struct hist_entry *e = hists__findnew(h, s->comm, s->tid, s->cpu,
-					      &s->ip);
+	struct hist_entry *e = hists__findnew(h, s, &s->ip);
 	int last = s->chain_len - 1;
 
 	if (!e)
@@ -328,7 +413,7 @@ static int add_children(struct hists *h, const struct hist_sample *s,
 		struct hist_entry *e;
 
 		i = caller ? last - n : n;
-		e = hists__findnew(h, s->comm, s->tid, s->cpu, &s->chain[i]);
+		e = hists__findnew(h, s, &s->chain[i]);
 		if (!e)
 			return -ENOMEM;
 		if (e->last_sample == h->sample_seq)
@@ -393,7 +478,8 @@ struct sample_shape {
 static bool frames_equal(const struct hist_frame *a,
 			 const struct hist_frame *b)
 {
-	return frame_same(a, b) && a->level == b->level && a->dso == b->dso;
+	return frame_same(a, b) && a->level == b->level && a->dso == b->dso &&
+	       a->map_size == b->map_size;
 }
 
 /*
@@ -410,6 +496,9 @@ static u64 shape_hash(const struct hists *hs, const struct hist_sample *s)
 	int i;
 
 	h = mix(h, key_has(cfg, SORT_CPU) ? s->cpu : 0);
+	h = mix(h, key_has(cfg, SORT_SOCKET) ? s->socket : 0);
+	h = mix(h, key_has(cfg, SORT_TRACE) ? (uintptr_t)s->trace : 0);
+	h = mix(h, key_has(cfg, SORT_PARENT) ? (uintptr_t)s->parent : 0);
 	h = mix(h, s->filtered);
 	h = mix(h, frame_key(&s->ip) ^ s->ip.level);
 	for (i = 0; i < s->chain_len; i++)
@@ -429,6 +518,9 @@ static bool shape_matches(const struct hists *hs,
 	    (key_has(cfg, SORT_COMM) && sh->s.comm != s->comm) ||
 	    (key_has(cfg, SORT_PID) && sh->s.tid != s->tid) ||
 	    (key_has(cfg, SORT_CPU) && sh->s.cpu != s->cpu) ||
+	    (key_has(cfg, SORT_SOCKET) && sh->s.socket != s->socket) ||
+	    (key_has(cfg, SORT_TRACE) && sh->s.trace != s->trace) ||
+	    (key_has(cfg, SORT_PARENT) && sh->s.parent != s->parent) ||
 	    !frames_equal(&sh->s.ip, &s->ip))
 		return false;
 	for (i = 0; i < s->chain_len; i++)

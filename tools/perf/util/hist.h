@@ -2,6 +2,7 @@
 #ifndef __PERF_UTIL_HIST_H
 #define __PERF_UTIL_HIST_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <perf/types.h>
 
@@ -18,7 +19,12 @@ enum sort_key {
 	SORT_DSO,
 	SORT_SYM,
 	SORT_CPU,
-	SORT_MAX_KEYS = 8,
+	SORT_SOCKET,		/* the CPU's package, from CPU_TOPOLOGY */
+	SORT_DSO_SIZE,		/* the size of the sample's mapping */
+	SORT_PARENT,		/* the first frame matching --parent */
+	SORT_TRACE,		/* a tracepoint's formatted fields */
+	SORT_NR_KINDS,
+	SORT_MAX_KEYS = 8,	/* keys one --sort may give */
 };
 
 /* A resolved code location; identity is (dso, sym), or (dso, addr). */
@@ -28,6 +34,7 @@ struct hist_frame {
 	const void *sym;	/* identity only, NULL when unresolved */
 	const char *sym_name;
 	u64 addr;		/* shown when there is no symbol */
+	u64 map_size;		/* of the mapping it fell in; 0: none */
 	char level;		/* '.' user, 'k' kernel, 'g' guest, 'H' hv */
 };
 
@@ -37,6 +44,9 @@ struct hist_sample {
 	u32 pid;
 	u32 tid;
 	int cpu;
+	int socket;		/* -1: unknown */
+	const char *parent;	/* interned; NULL: "[other]" */
+	const char *trace;	/* interned; NULL: not a tracepoint */
 	u64 period;
 	struct hist_frame ip;
 	const struct hist_frame *chain;	/* leaf first, may be NULL */
@@ -60,6 +70,9 @@ struct hist_entry {
 	u32 pid;			/* the "pid" key: the thread id */
 	u32 tid;
 	int cpu;
+	int socket;
+	const char *parent;
+	const char *trace;
 	struct hist_frame frame;
 	u64 self;
 	u64 children;
@@ -118,7 +131,13 @@ int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
 int hists__flush(struct hists *hists);
+/* "comm,dso,sym": the keys by their Linux perf names; -EINVAL if unknown. */
 int sort_keys__parse(const char *str, struct hists_config *cfg);
+/* The key names sort_keys__parse() takes, for messages. */
+const char *sort_keys__names(void);
+bool sort_keys__has(const struct hists_config *cfg, enum sort_key k);
+/* Append key @k unless there; -EINVAL when the keys are full. */
+int sort_keys__add(struct hists_config *cfg, enum sort_key k);
 
 struct hists_header {
 	const char *event_name;

@@ -708,9 +708,9 @@ static void maps__remove_dso(struct maps *maps, const struct dso *dso)
 }
 
 /*
- * Once kallsyms is read, the kernel map spans its symbols, as in Linux
- * perf: the MMAP record stops at _etext, but init text (start_kernel on
- * the idle tasks' stacks) lies beyond.  Module maps come from records,
+ * Once kallsyms is read, the kernel map spans its symbols, data ones
+ * included, as in Linux perf: the MMAP record stops at _etext, but init
+ * text (start_kernel on the idle tasks' stacks) lies beyond.  Module maps come from records,
  * or else from where kallsyms puts the module's symbols.
  */
 int machine__load_kernel(struct machine *m)
@@ -728,9 +728,13 @@ int machine__load_kernel(struct machine *m)
 	dso__load(kernel);
 	st = &kernel->symtab;
 	if (st->nr) {
+		u64 end = st->syms[st->nr - 1].end;
+
+		/* Linux perf's kernel map takes in the data symbols too. */
+		if (st->image_end > end)
+			end = st->image_end;
 		maps__remove_dso(&m->kmaps, kernel);
-		err = kmaps__add_free(m, st->syms[0].start,
-				      st->syms[st->nr - 1].end, kernel);
+		err = kmaps__add_free(m, st->syms[0].start, end, kernel);
 		if (err)
 			return err;
 		m->kernel_map = maps__find(&m->kmaps, st->syms[0].start);

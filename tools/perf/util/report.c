@@ -156,6 +156,7 @@ static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
 	f->sym = al->sym;
 	f->sym_name = al->sym ? al->sym->name : NULL;
 	f->addr = al->addr;
+	f->map_size = al->map ? al->map->end - al->map->start : 0;
 	f->level = al->level;
 }
 
@@ -303,7 +304,7 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	frame_from_al(&hs.ip, &al);
 	/* Chains feed graphs and children, or move the leaf; else skip. */
 	if ((attr->attr.sample_type & PERF_SAMPLE_CALLCHAIN) &&
-	    (r->cfg.callchain || r->cfg.children ||
+	    (r->cfg.callchain || r->cfg.children || r->keys.have_parent ||
 	     r->frames != CALLCHAIN_FRAMES_ALL)) {
 		hs.chain_len = resolve_chain(r, s, t);
 		hs.chain = r->chain;
@@ -312,6 +313,7 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 		if (hs.chain_len && r->frames != CALLCHAIN_FRAMES_ALL)
 			hs.ip = r->chain[0];
 	}
+	sort_keys__fill(&r->keys, h, &hs, s, attr);
 	return hists__add_sample(h, &hs);
 }
 
@@ -397,6 +399,9 @@ static int report_setup(struct report *r, struct perf_session *s)
 		r->cfg.elide |= 1u << SORT_DSO;
 	if (machine__init(&r->machine))
 		return -ENOMEM;
+	if (sort_keys__setup(&r->keys, &r->cfg, s, r->parent_pattern,
+			     "perf report"))
+		return -EINVAL;
 	r->nr_hists = s->nr_attrs;
 	r->hists = calloc(s->nr_attrs ? s->nr_attrs : 1, sizeof(*r->hists));
 	if (!r->hists)
@@ -470,5 +475,6 @@ void report__exit(struct report *r)
 		hists__exit(&r->hists[i]);
 	free(r->hists);
 	free(r->chain);
+	sort_keys__exit(&r->keys);
 	machine__exit(&r->machine);
 }

@@ -6,6 +6,7 @@
 #include "data.h"
 #include "hist.h"
 #include "machine.h"
+#include "sort-keys.h"
 #include "../ui/progress.h"
 
 enum callchain_frames {
@@ -32,8 +33,10 @@ struct report {
 	bool callchain_set;	/* -g given */
 	bool order_set;		/* caller/callee given */
 	int max_stack;
+	const char *parent_pattern;	/* -p; NULL: the default */
 
 	struct machine machine;
+	struct sort_keys keys;
 	struct hists *hists;	/* one per attr of the session */
 	int nr_hists;
 	u64 lost_samples;

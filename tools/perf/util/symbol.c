@@ -963,6 +963,7 @@ struct kallsyms_state {
 	u64 ref_found;
 	bool ref_seen;
 	bool any_address;	/* all zero under kptr_restrict */
+	u64 last_data;		/* the kernel's highest data symbol */
 };
 
 static int kallsyms__module(struct kallsyms_state *ks, const char *name,
@@ -1001,13 +1002,16 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 	if (!p || *p != ' ' || !p[1] || p[2] != ' ')
 		return 0;
 	type = p[1];
-	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-		return 0;
 	name = p + 3;
 	len = strcspn(name, "\t\n");
+	mod = name + len;
+	/* Data symbols are no functions, but the kernel image has them. */
+	if (strchr("dDbB", type) && mod[0] != '\t' && addr > ks->last_data)
+		ks->last_data = addr;
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
 	if (!len)
 		return 0;
-	mod = name + len;
 	if (mod[0] == '\t' && mod[1] == '[') {
 		module = kallsyms__module(ks, mod + 1, strcspn(mod + 1, "]\n") + 1);
 		if (module < 0)
@@ -1050,6 +1054,8 @@ static void kallsyms__relocate(struct kallsyms_state *ks, u64 ref_addr)
 	if (!ks->ref_seen || !ref_addr || ks->ref_found == ref_addr)
 		return;
 	delta = ks->ref_found - ref_addr;
+	if (ks->last_data)
+		ks->last_data -= delta;
 	for (i = 0; i < ks->b.nr; i++) {
 		if (ks->b.v[i].module)
 			continue;
@@ -1093,6 +1099,9 @@ int symtab__load_kallsyms(struct symtab *kernel, const char *path,
 		kallsyms__relocate(&ks, ref_addr);
 		err = kallsyms__emit(&ks, kernel, module_table, arg);
 	}
+	/* Its last symbol's page and one more, as for text (fixup_end). */
+	if (err >= 0 && ks.last_data)
+		kernel->image_end = roundup_page(ks.last_data) + PAGE_SIZE_4K;
 	for (i = 0; i < ks.nr_modules; i++)
 		free(ks.modules[i]);
 	free(ks.modules);

@@ -23,6 +23,7 @@ struct symtab {
 	struct symbol *syms;
 	size_t nr;
 	struct arena *names;	/* owns every name */
+	u64 image_end;		/* kallsyms: where the kernel's data ends */
 };
 
 /* Where symbols are looked for; set from the command line. */

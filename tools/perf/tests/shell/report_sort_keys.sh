@@ -1,0 +1,76 @@
+#!/bin/sh
+# perf report sort keys by their Linux names equal Linux perf's: symbol, cpu, socket, dso_size, parent, trace
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_sampling
+need_linux_perf
+
+# A private copy of the workload binaries: a rebuild of perf while the
+# test runs must not change the symbols the files refer to.
+mkdir "$tmpdir/bin"
+cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+wl="$tmpdir/bin/perf test -w cpuloop 0.3"
+
+# Both tools' recordings: one of a command (no CPU in the samples) and
+# one of all CPUs (CPU and socket known) with call chains.
+$LINUX_PERF record -q -e cpu-clock -F 2000 -g -o "$tmpdir/linux.data" -- $wl \
+	2>/dev/null || fail "Linux perf record failed"
+$LINUX_PERF record -q -a -e cpu-clock -F 2000 -g -o "$tmpdir/linux-a.data" -- $wl \
+	2>/dev/null || fail "Linux perf record -a failed"
+"$PERF" record -q -e cpu-clock -F 2000 -g -o "$tmpdir/ours.data" -- $wl ||
+	fail "perf record failed"
+"$PERF" record -q -a -e cpu-clock -F 2000 -g -o "$tmpdir/ours-a.data" -- $wl ||
+	fail "perf record -a failed"
+
+for f in linux ours linux-a ours-a; do
+	data=$tmpdir/$f.data
+	same_report "$data" --no-children -g none -s cpu
+	same_report "$data" --no-children -g none -s socket
+	same_report "$data" --no-children -g none -s cpu,socket,comm
+	same_report "$data" --no-children -g none -s dso_size
+	same_report "$data" --no-children -g none -s dso,dso_size
+	same_report "$data" --no-children -g none -s parent
+	same_report "$data" --no-children -g none -s sym -p 'workload_hot|hot_lib'
+	same_report "$data" --children -g none -s dso,sym,parent -p '^workload_'
+done
+# A file without CPUs shows CPU -1 as Linux perf does.
+our_report "$tmpdir/ours.data" --no-children -g none -s cpu
+grep -Eq '^ +100\.00% +-001$' "$tmpdir/ours.txt" ||
+	fail "-s cpu without CPUs: $(report_rows "$tmpdir/ours.txt")"
+
+# "symbol" is "sym"; Linux perf adds IPC columns to it ("-" without
+# branch stacks), which we leave out (perf-report.txt).
+for f in linux ours; do
+	"$PERF" report -i "$tmpdir/$f.data" --stdio --no-children -g none -s symbol \
+		> "$tmpdir/ours.txt" 2>&1 || fail "perf report -s symbol exited $?"
+	$LINUX_PERF report -i "$tmpdir/$f.data" --stdio --no-children -g none -s symbol \
+		> "$tmpdir/linux.txt" 2>&1 || fail "Linux perf report -s symbol exited $?"
+	report_rows "$tmpdir/linux.txt" | sed 's/ - -$//' > "$tmpdir/linux.rows"
+	report_rows "$tmpdir/ours.txt" > "$tmpdir/ours.rows"
+	grep -q workload_hot_a "$tmpdir/ours.rows" || fail "-s symbol: no workload_hot_a"
+	diff -u "$tmpdir/linux.rows" "$tmpdir/ours.rows" || fail "-s symbol rows differ on $f.data"
+done
+
+# trace: a tracepoint's formatted fields, on both tools' recordings.
+if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
+   [ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
+	$LINUX_PERF record -q -a -e sched:sched_switch -o "$tmpdir/linux-tp.data" \
+		-- $wl 2>/dev/null || fail "Linux perf record -e sched:sched_switch failed"
+	"$PERF" record -q -a -e sched:sched_switch -o "$tmpdir/ours-tp.data" -- $wl ||
+		fail "perf record -e sched:sched_switch failed"
+	for f in linux-tp ours-tp; do
+		same_report "$tmpdir/$f.data" -s trace
+		same_report "$tmpdir/$f.data" -s comm,trace
+	done
+	our_report "$tmpdir/ours-tp.data" -s trace
+	grep -q 'prev_comm=.* ==> next_comm=' "$tmpdir/ours.txt" ||
+		fail "-s trace: no sched_switch fields: $(head -n 20 "$tmpdir/ours.txt")"
+	# Samples of no tracepoint have no trace output.
+	same_report "$tmpdir/ours.data" --no-children -g none -s trace
+fi
+
+# A bad key names the keys there are.
+"$PERF" report -i "$tmpdir/ours.data" --stdio -s nosuch > /dev/null 2> "$tmpdir/err" &&
+	fail "-s nosuch was accepted"
+grep -q "dso_size" "$tmpdir/err" || fail "the error does not list the keys: $(cat "$tmpdir/err")"
+echo ok
