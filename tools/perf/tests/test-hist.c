@@ -12,12 +12,12 @@
 static int dso_main, dso_lib;
 static int sym_a, sym_b, sym_main, sym_lib;
 
-#define F(d, s, n) { &d, #d, &s, n, 0, 0, '.' }
+#define F(d, s, n, start) { &d, #d, &s, n, start, 0, 0, '.' }
 
-static const struct hist_frame fa = F(dso_main, sym_a, "hot_a");
-static const struct hist_frame fb = F(dso_main, sym_b, "hot_b");
-static const struct hist_frame fm = F(dso_main, sym_main, "main");
-static const struct hist_frame fl = F(dso_lib, sym_lib, "lib_loop");
+static const struct hist_frame fa = F(dso_main, sym_a, "hot_a", 0x1000);
+static const struct hist_frame fb = F(dso_main, sym_b, "hot_b", 0x2000);
+static const struct hist_frame fm = F(dso_main, sym_main, "main", 0x3000);
+static const struct hist_frame fl = F(dso_lib, sym_lib, "lib_loop", 0x1000);
 
 static void add(struct hists *h, const char *comm, const struct hist_frame *ip,
 		const struct hist_frame *chain, int len, u64 period)
@@ -39,6 +39,42 @@ static char *render(struct hists *h)
 	hists__fprintf(h, &hdr, f);
 	fclose(f);
 	return buf;
+}
+
+/*
+ * Two copies of one program (two dsos named alike): Linux perf's dso
+ * key is the name, and its sym key the name and the symbol's address.
+ */
+static int check_copies(struct test_ctx *ctx)
+{
+	static int copy_dso, copy_sym, other_sym;
+	const struct hist_frame copy_a = {
+		&copy_dso, "dso_main", &copy_sym, "hot_a", 0x1000, 0, 0, '.'
+	};
+	const struct hist_frame copy_other = {
+		&copy_dso, "dso_main", &other_sym, "hot_a", 0x1800, 0, 0, '.'
+	};
+	struct hists_config cfg = { 0 };
+	struct hists h;
+
+	sort_keys__parse("dso", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, NULL, 0, 100);
+	add(&h, "work", &copy_a, NULL, 0, 100);
+	TEST_ASSERT(ctx, h.nr_entries == 1, "dso key: %zu entries for one name",
+		    h.nr_entries);
+	hists__exit(&h);
+	sort_keys__parse("sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, NULL, 0, 100);
+	add(&h, "work", &copy_a, NULL, 0, 100);
+	add(&h, "work", &fl, NULL, 0, 100);
+	add(&h, "work", &copy_other, NULL, 0, 100);
+	/* fl: same address, another object; copy_other: another address. */
+	TEST_ASSERT(ctx, h.nr_entries == 3, "sym key: %zu entries, want 3",
+		    h.nr_entries);
+	hists__exit(&h);
+	return TEST_OK;
 }
 
 int test__hists(struct test_ctx *ctx)
@@ -113,5 +149,5 @@ int test__hists(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "lib_loop"),
 		    "percent limit: %s", out);
 	hists__exit(&h);
-	return TEST_OK;
+	return check_copies(ctx);
 }

@@ -90,6 +90,40 @@ static bool frame_same(const struct hist_frame *a, const struct hist_frame *b)
 	return a->dso == b->dso && a->addr == b->addr;
 }
 
+static u64 name_hash(const char *s)
+{
+	u64 h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (s && *s)
+		h = (h ^ (u8)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The dso and sym keys as Linux perf compares them: an object by its
+ * name (two copies of a program are one), a function by its object's
+ * name and its address in it; a frame without a symbol by its address.
+ */
+static bool key_dso_same(const struct hist_frame *a,
+			 const struct hist_frame *b)
+{
+	return a->dso == b->dso || same_name(a->dso_name, b->dso_name);
+}
+
+static bool key_sym_same(const struct hist_frame *a,
+			 const struct hist_frame *b)
+{
+	if (a->sym && b->sym)
+		return a->sym == b->sym ||
+		       (a->sym_start == b->sym_start && key_dso_same(a, b));
+	return frame_same(a, b);
+}
+
 static bool key_has(const struct hists_config *cfg, enum sort_key k)
 {
 	return cfg->keymask & (1u << k);
@@ -129,10 +163,11 @@ static u64 entry_hash(const struct hists_config *cfg,
 			h = mix(h, key->s ? key->s->tid : key->e->pid);
 			break;
 		case SORT_DSO:
-			h = mix(h, (uintptr_t)f->dso);
+			h = mix(h, name_hash(f->dso_name));
 			break;
 		case SORT_SYM:
-			h = mix(h, f->sym ? (uintptr_t)f->sym : f->addr);
+			h = mix(h, f->sym ? mix(name_hash(f->dso_name),
+						f->sym_start) : f->addr);
 			break;
 		case SORT_CPU:
 			h = mix(h, KEY_FIELD(key, cpu));
@@ -175,11 +210,11 @@ static bool entry_matches(const struct hists_config *cfg,
 		return false;
 	if (key_has(cfg, SORT_TRACE) && e->trace != s->trace)
 		return false;
-	if (key_has(cfg, SORT_DSO) && e->frame.dso != f->dso)
+	if (key_has(cfg, SORT_DSO) && !key_dso_same(&e->frame, f))
 		return false;
 	if (key_has(cfg, SORT_DSO_SIZE) && e->frame.map_size != f->map_size)
 		return false;
-	if (key_has(cfg, SORT_SYM) && !frame_same(&e->frame, f))
+	if (key_has(cfg, SORT_SYM) && !key_sym_same(&e->frame, f))
 		return false;
 	return true;
 }

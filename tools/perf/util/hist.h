@@ -33,6 +33,7 @@ struct hist_frame {
 	const char *dso_name;	/* "[unknown]" when not mapped */
 	const void *sym;	/* identity only, NULL when unresolved */
 	const char *sym_name;
+	u64 sym_start;		/* the symbol's address in its object */
 	u64 addr;		/* shown when there is no symbol */
 	u64 map_size;		/* of the mapping it fell in; 0: none */
 	char level;		/* '.' user, 'k' kernel, 'g' guest, 'H' hv */

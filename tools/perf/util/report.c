@@ -155,6 +155,7 @@ static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
 	f->dso_name = dso_name(al);
 	f->sym = al->sym;
 	f->sym_name = al->sym ? al->sym->name : NULL;
+	f->sym_start = al->sym ? al->sym->start : 0;
 	f->addr = al->addr;
 	f->map_size = al->map ? al->map->end - al->map->start : 0;
 	f->level = al->level;

@@ -30,8 +30,13 @@ for f in linux ours linux-a ours-a; do
 	same_report "$data" --no-children -g none -s dso_size
 	same_report "$data" --no-children -g none -s dso,dso_size
 	same_report "$data" --no-children -g none -s parent
-	same_report "$data" --no-children -g none -s sym -p 'workload_hot|hot_lib'
-	same_report "$data" --children -g none -s dso,sym,parent -p '^workload_'
+	# Symbols of the workload: other tasks of the machine may run
+	# programs without symbols, whose raw addresses Linux perf does
+	# not always merge as we do (see the note in perf-report.txt).
+	same_report "$data" --no-children -g none -s sym -p 'workload_hot|hot_lib' \
+		--comms perf
+	same_report "$data" --children -g none -s dso,sym,parent -p '^workload_' \
+		--comms perf
 done
 # A file without CPUs shows CPU -1 as Linux perf does.
 our_report "$tmpdir/ours.data" --no-children -g none -s cpu
@@ -68,6 +73,20 @@ if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
 	# Samples of no tracepoint have no trace output.
 	same_report "$tmpdir/ours.data" --no-children -g none -s trace
 fi
+
+# pid names a task by its name after exec, on both tools' files: sh
+# execs the workload, its samples before and after sit in one entry.
+exec_wl="i=0; while [ \$i -lt 20000 ]; do i=\$((i + 1)); done; exec $wl"
+$LINUX_PERF record -q -e cpu-clock -F 4000 -o "$tmpdir/linux-exec.data" -- \
+	sh -c "$exec_wl" 2>/dev/null || fail "Linux perf record of an exec failed"
+"$PERF" record -q -e cpu-clock -F 4000 -o "$tmpdir/ours-exec.data" -- \
+	sh -c "$exec_wl" || fail "perf record of an exec failed"
+for f in linux-exec ours-exec; do
+	same_report "$tmpdir/$f.data" -s pid
+	grep -Eq '^ +100\.00% +[0-9]+:perf$' "$tmpdir/ours.txt" ||
+		fail "-s pid after exec: $(report_rows "$tmpdir/ours.txt")"
+	same_report "$tmpdir/$f.data" -s comm,pid,dso
+done
 
 # A bad key names the keys there are.
 "$PERF" report -i "$tmpdir/ours.data" --stdio -s nosuch > /dev/null 2> "$tmpdir/err" &&
