@@ -8,11 +8,13 @@
  * through a bounds-checked accessor, never past header.size.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
 #include "dump.h"
+#include "machine.h"
 
 static u64 rd64(const union perf_event *ev, size_t off)
 {
@@ -604,7 +606,32 @@ void perf_dump__stats(const struct perf_session *s, FILE *fp)
 struct dump_ctx {
 	FILE *fp;
 	bool tod;		/* a time-of-day line after timed records */
+	struct machine *machine;	/* report/script -D: tasks and maps */
 };
+
+/*
+ * As perf report -D: after a sample, the task and the object its
+ * address falls in, from the side-band records seen so far.
+ */
+static void dump_resolved(struct dump_ctx *d, const union perf_event *ev,
+			  const struct perf_sample *sample)
+{
+	struct addr_location al;
+
+	if (ev->header.type != PERF_RECORD_SAMPLE) {
+		machine__process_event(d->machine, ev, sample);
+		return;
+	}
+	if (!sample ||
+	    machine__resolve(d->machine, sample->pid, sample->tid,
+			     sample->cpumode, sample->ip, &al) || !al.thread)
+		return;
+	fprintf(d->fp, " ... thread: %s:%d\n", al.thread->comm,
+		(int)al.thread->tid);
+	fprintf(d->fp, " ...... dso: %s\n",
+		al.dso ? al.dso->long_name :
+		al.level == 'H' ? "[hypervisor]" : "<not found>");
+}
 
 static int dump_one(struct perf_session *s, const union perf_event *event,
 		    u64 offset, const struct perf_sample *sample,
@@ -613,6 +640,8 @@ static int dump_one(struct perf_session *s, const union perf_event *event,
 	struct dump_ctx *d = ctx;
 
 	perf_dump__record(s, d->fp, event, offset, sample, attr);
+	if (d->machine)
+		dump_resolved(d, event, sample);
 	if (d->tod && sample && sample->time) {
 		fputs("... time of day: ", d->fp);
 		print_tod_ns(d->fp, tod_of(&s->tod, sample->time));
@@ -622,9 +651,9 @@ static int dump_one(struct perf_session *s, const union perf_event *event,
 }
 
 static int session_dump(struct perf_session *s, FILE *fp, bool ordered,
-			bool tod)
+			bool tod, struct machine *machine)
 {
-	struct dump_ctx d = { .fp = fp, .tod = tod };
+	struct dump_ctx d = { .fp = fp, .tod = tod, .machine = machine };
 	int ret;
 
 	if (ordered)
@@ -637,13 +666,21 @@ static int session_dump(struct perf_session *s, FILE *fp, bool ordered,
 
 int perf_session__dump(struct perf_session *s, FILE *fp, bool ordered)
 {
-	return session_dump(s, fp, ordered, false);
+	return session_dump(s, fp, ordered, false, NULL);
 }
 
 int perf_session__dump_tod(struct perf_session *s, FILE *fp,
 			   const struct tod_choice *choice, const char *cmd)
 {
 	int tod = tod_show(choice, &s->tod, cmd, s->name);
+	struct machine machine;
+	int ret;
 
-	return tod < 0 ? tod : session_dump(s, fp, true, tod);
+	if (tod < 0)
+		return tod;
+	if (machine__init(&machine))
+		return -ENOMEM;
+	ret = session_dump(s, fp, true, tod, &machine);
+	machine__exit(&machine);
+	return ret;
 }

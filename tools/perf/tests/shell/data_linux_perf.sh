@@ -73,6 +73,19 @@ for f in $dumps; do
 done
 echo "raw dumps equal perf report -D"
 
+# perf report -D itself: the same lines, with the task and the object of
+# each sample (the thread and dso lines).
+for f in $dumps; do
+	"$LPERF" report -D -i "$tmpdir/$f" 2> /dev/null | grep -v '^# To display\|^#$\|^: unhandled!$' |
+		sed 's/: unhandled!$//' > "$tmpdir/linux.dump"
+	[ "$f" = "${f%.pipe}" ] && in=$tmpdir/$f || in=-
+	"$PERF" report -D -i "$in" < "$tmpdir/$f" 2>&1 | grep -v '^# To display\|^#$' > "$tmpdir/our.dump"
+	grep -q '^ \.\.\.\.\.\. dso: ' "$tmpdir/our.dump" || fail "$f: report -D has no dso lines"
+	diff "$tmpdir/linux.dump" "$tmpdir/our.dump" > "$tmpdir/dump.diff" ||
+		fail "$f: perf report -D differs from Linux perf's: $(head -20 "$tmpdir/dump.diff")"
+done
+echo "perf report -D equals Linux perf's, thread and dso lines included"
+
 # The header lines equal perf report --header-only (-I), less the BPF
 # programs loaded at the time, which this perf does not decode.
 for opt in "" -I; do
