@@ -311,6 +311,19 @@ static void stat_nap(int ms)
 }
 
 /*
+ * Until the next interval is due, at most 100 ms: the exit of watched
+ * tasks is polled.  The workload's exit (SIGCHLD) ends the nap early.
+ */
+static int stat_nap_ms(const struct stat_cmd *cmd, double next_ns)
+{
+	double left = next_ns - now_ns();
+
+	if (!cmd->interval_ms || left >= 100e6)
+		return 100;
+	return left > 0 ? (int)(left / 1e6) + 1 : 0;
+}
+
+/*
  * Wait for the end of the measurement: the workload's exit, a signal, or
  * (when watching existing tasks) the exit of all of them.  Prints
  * intervals meanwhile.
@@ -335,8 +348,7 @@ static void stat_wait(struct stat_cmd *cmd, double start_ns)
 			workload__wait(&cmd->wl, &intr);
 			continue;	/* a signal is passed on below */
 		}
-		stat_nap(cmd->interval_ms && cmd->interval_ms < 100 ?
-			 cmd->interval_ms : 100);
+		stat_nap(stat_nap_ms(cmd, next));
 	}
 	if (stat_done && cmd->argv && !cmd->wl.reaped) {
 		/* Like a shell: the command gets the signal we got. */
@@ -442,14 +454,22 @@ static int stat_check_options(struct stat_cmd *cmd,
 	return 0;
 }
 
+/* Only there to cut a nap short when the workload exits. */
+static void stat_child_handler(int sig)
+{
+	(void)sig;
+}
+
 static void stat_install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = stat_sig_handler };
+	struct sigaction child = { .sa_handler = stat_child_handler };
 
 	/* No SA_RESTART: waits must return so we can stop. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &child, NULL);
 }
 
 static int stat_main(struct stat_cmd *cmd)
@@ -468,8 +488,11 @@ static int stat_main(struct stat_cmd *cmd)
 	if (cmd->verbose)
 		fprintf(stderr, "Using %s\n", perf_backend_name(perf_backend()));
 	stat_install_signals();
+	/* Linux perf's heading, with the CPU column of -A. */
 	if (cmd->interval_ms && !cmd->csv_sep)
-		fprintf(cmd->out, "#           time             counts unit events\n");
+		fprintf(cmd->out, "#           time %s counts unit events\n",
+			cmd->no_aggr ? "CPU                   " :
+				       "           ");
 	for (run = 0; run < cmd->repeat && !stat_done; run++) {
 		cmd->runs_done = run + 1;
 		err = stat_run_once(cmd);

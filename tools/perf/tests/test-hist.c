@@ -33,7 +33,7 @@ static void add(struct hists *h, const char *comm, const struct hist_frame *ip,
 static char *render(struct hists *h)
 {
 	static char buf[8192];
-	struct hists_header hdr = { "cycles", 0, NULL, NULL };
+	struct hists_header hdr = { .event_name = "cycles" };
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	hists__fprintf(h, &hdr, f);

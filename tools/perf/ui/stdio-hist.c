@@ -452,10 +452,15 @@ static void print_preamble(const struct hists *h,
 		n /= 1000;
 		u++;
 	}
-	if (hdr->filter_lines)
-		fputs(hdr->filter_lines, out);
-	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
-		(unsigned long long)hdr->lost_samples);
+	/* As Linux perf: the file's lost samples once, before the first. */
+	if (hdr->next_event) {
+		fputc('\n', out);
+	} else {
+		if (hdr->filter_lines)
+			fputs(hdr->filter_lines, out);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
+			(unsigned long long)hdr->lost_samples);
+	}
 	fprintf(out, "# Samples: %llu%c of event '%s'", (unsigned long long)n,
 		units[u], hdr->event_name);
 	if (hdr->time_slices)

@@ -145,6 +145,7 @@ struct hists_header {
 	u64 lost_samples;
 	const char *filter_lines;	/* "# comm: sh\n" ..., or NULL */
 	const char *time_slices;	/* "--time" window, or NULL */
+	bool next_event;	/* not the first: the lost samples are said */
 };
 
 void hists__fprintf(struct hists *hists, const struct hists_header *hdr,

@@ -415,6 +415,7 @@ static int report_setup(struct report *r, struct perf_session *s)
 
 static void report_print(struct report *r, struct perf_session *s, FILE *out)
 {
+	bool printed = false;
 	u32 i;
 
 	fprintf(out, "# To display the perf.data header info, please use --header/--header-only options.\n#\n");
@@ -439,11 +440,13 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 			.event_name = s->attrs[i].name,
 			.lost_samples = r->lost_samples,
 			.filter_lines = lines[0] ? lines : NULL,
+			.next_event = printed,
 		};
 
 		if (!r->hists[i].nr_samples && s->nr_attrs > 1)
 			continue;
 		hists__fprintf(&r->hists[i], &hdr, out);
+		printed = true;
 	}
 	if (r->lost_chunks)
 		fprintf(stderr, "Warning:\nProcessed %llu events and lost %llu chunks!\n\nCheck IO/CPU overload!\n\n",

@@ -34,4 +34,17 @@ same_report "$tmpdir/a.data" --children --sort comm,dso,sym -g none
 report_rows "$tmpdir/ours.txt" > "$tmpdir/o"
 report_rows "$tmpdir/linux.txt" > "$tmpdir/l"
 cmp -s "$tmpdir/o" "$tmpdir/l" || { diff "$tmpdir/l" "$tmpdir/o" | head; fail "pipe report differs"; }
+
+# Two events: the whole output is Linux perf's, "# Total Lost Samples"
+# once at the top, one section per event; only its closing tip is not.
+$LINUX_PERF record -q -e cpu-clock,task-clock -F 1000 -o "$tmpdir/two.data" -- $wl \
+	2>/dev/null || fail "Linux perf record of two events failed"
+"$PERF" report -i "$tmpdir/two.data" --stdio > "$tmpdir/ours.txt" 2>&1 ||
+	fail "our report of two events failed"
+"$LINUX_PERF" report -i "$tmpdir/two.data" --stdio 2>/dev/null |
+	awk '/^# \(Tip: / { tip = 1 } !tip' | sed '$ { /^#$/ d }' | sed '$ { /^$/ d }' > "$tmpdir/linux.txt"
+grep -c 'Total Lost Samples' "$tmpdir/ours.txt" | grep -qx 1 ||
+	fail "'Total Lost Samples' not once: $(grep -c 'Total Lost Samples' "$tmpdir/ours.txt")"
+diff "$tmpdir/linux.txt" "$tmpdir/ours.txt" ||
+	fail "the report of two events differs from Linux perf's"
 echo ok

@@ -2,6 +2,7 @@
 # perf stat: -a, -C, -A, -r, -I, -x, -o, groups
 . "$(dirname "$0")/lib/common.sh"
 need_root
+note_linux_perf
 ncpu=$(getconf _NPROCESSORS_ONLN)
 
 # -a -A: one line per online CPU per event.
@@ -36,6 +37,17 @@ awk -v n="$n" -v t="$last" 'BEGIN { exit !(n <= t / 0.1 + 1) }' ||
 # Interval time stamps increase.
 awk -F, '$3 == "msec" || $4 == "task-clock" { if ($1 + 0 <= last) exit 1; last = $1 + 0 }' "$tmpdir/i" ||
 	fail "interval stamps not increasing"
+
+# The heading of -I, and of -I -A with its CPU column, is Linux perf's.
+if have_linux_perf; then
+	for a in "" "-a -A"; do
+		# shellcheck disable=SC2086
+		ours=$($PERF stat -I 100 $a -e task-clock -- sleep 0.1 2>&1 | head -n 1)
+		# shellcheck disable=SC2086
+		theirs=$($LINUX_PERF stat -I 100 $a -e task-clock -- sleep 0.1 2>&1 | head -n 1)
+		[ "$ours" = "$theirs" ] || fail "-I $a heading: '$ours', Linux perf's '$theirs'"
+	done
+fi
 
 # Groups count together.
 $PERF stat -x, -o "$tmpdir/g" -e '{task-clock,cs}' -- true || fail "group failed"
