@@ -29,6 +29,7 @@ struct report_cmd {
 	const char *time;
 	const char *frames;
 	const char *percent_limit;
+	const char *percentage;
 	int verbose;
 };
 
@@ -36,6 +37,15 @@ static const char * const report_usage[] = {
 	"perf report [<options>]",
 	NULL
 };
+
+/* -g VALUE, or -g alone: Linux perf's default display, callers first. */
+static int report_callgraph_option(const struct option *opt, const char *arg,
+				   int unset)
+{
+	*(const char **)opt->value = unset ? "none" :
+				     arg ? arg : "graph,0.5,caller";
+	return 0;
+}
 
 static int report_cmd_options(struct report_cmd *cmd,
 			      const struct option *options)
@@ -67,6 +77,12 @@ static int report_cmd_options(struct report_cmd *cmd,
 		usage_with_options_msg(report_usage, options,
 				       "bad --time '%s' (seconds: start,stop)",
 				       cmd->time);
+	if (cmd->percentage && strcmp(cmd->percentage, "absolute")) {
+		if (strcmp(cmd->percentage, "relative"))
+			usage_with_options_msg(report_usage, options,
+					       "--percentage takes relative or absolute");
+		r->cfg.relative = true;
+	}
 	if (cmd->percent_limit) {
 		char *end;
 
@@ -132,9 +148,12 @@ int cmd_report(int argc, const char **argv)
 			    "accumulate callers' overhead (default with call chains)"),
 		OPT_BOOLEAN(0, "no-children", &cmd.no_children,
 			    "show only self overhead"),
-		OPT_STRING('g', "call-graph", &cmd.callchain,
-			   "graph,min%,caller|callee",
-			   "call graph display, or 'none'"),
+		{ .type = OPTION_CALLBACK, .short_name = 'g',
+		  .long_name = "call-graph", .value = &cmd.callchain,
+		  .argh = "graph|folded,min%,caller|callee",
+		  .help = "call graph display, or 'none' (alone: graph,0.5,caller)",
+		  .callback = report_callgraph_option,
+		  .optional_arg = true, .optional_next = true },
 		OPT_BOOLEAN('G', "inverted", &cmd.inverted,
 			    "caller-based call graph"),
 		OPT_STRING(0, "call-graph-frames", &cmd.frames,
@@ -144,6 +163,8 @@ int cmd_report(int argc, const char **argv)
 			    "use at most n frames of each call chain"),
 		OPT_STRING(0, "percent-limit", &cmd.percent_limit, "percent",
 			   "hide entries below this overhead"),
+		OPT_STRING(0, "percentage", &cmd.percentage, "relative|absolute",
+			   "with filters: percentages of what is shown, or of all"),
 		OPT_STRING(0, "time", &cmd.time, "start,stop",
 			   "only samples in this time window (seconds)"),
 		OPT_STRING(0, "pid", &f->pids, "pid[,pid...]",

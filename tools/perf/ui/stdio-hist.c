@@ -9,6 +9,8 @@
 #include "../util/hist.h"
 
 #define GRAPH_INDENT 12
+/* Frames of one folded line at most: --max-stack is 127 by default. */
+#define PERF_MAX_FOLDED_DEPTH 1024
 
 static u64 entry_overhead(const struct hists *h, const struct hist_entry *e)
 {
@@ -266,7 +268,9 @@ static void print_column_header(const struct hists *h, const int *width,
 
 static double pct(const struct hists *h, u64 v)
 {
-	return h->total_period ? 100.0 * v / h->total_period : 0.0;
+	u64 total = h->cfg.relative ? h->shown_period : h->total_period;
+
+	return total ? 100.0 * v / total : 0.0;
 }
 
 static void print_row(const struct hists *h, const struct hist_entry *e,
@@ -438,13 +442,118 @@ static void print_graph(const struct hists *h, const struct hist_entry *e,
 	free(kids);
 }
 
+/* ---- folded call graphs ------------------------------------------------ */
+
+/* A path of the graph that samples ended on, as "a;b;c". */
+struct folded_path {
+	u64 hits;
+	char *text;
+};
+
+struct folded_walk {
+	const struct hists *h;
+	const struct callchain_node *stack[PERF_MAX_FOLDED_DEPTH];
+	int depth;
+	struct folded_path *paths;
+	int nr, alloc;
+};
+
+static int folded_add(struct folded_walk *w, u64 hits)
+{
+	char buf[64], *text;
+	size_t len = 1;
+	int i;
+
+	for (i = 0; i < w->depth; i++)
+		len += strlen(node_name(w->stack[i], buf, sizeof(buf))) + 1;
+	text = malloc(len);
+	if (!text)
+		return -1;
+	text[0] = '\0';
+	for (i = 0; i < w->depth; i++) {
+		if (i)
+			strcat(text, ";");
+		strcat(text, node_name(w->stack[i], buf, sizeof(buf)));
+	}
+	if (w->nr == w->alloc) {
+		int alloc = w->alloc ? 2 * w->alloc : 16;
+		struct folded_path *p = realloc(w->paths, alloc * sizeof(*p));
+
+		if (!p) {
+			free(text);
+			return -1;
+		}
+		w->paths = p;
+		w->alloc = alloc;
+	}
+	w->paths[w->nr].hits = hits;
+	w->paths[w->nr++].text = text;
+	return 0;
+}
+
+/* Every path from the root down to where samples ended, with its hits. */
+static int folded_walk(struct folded_walk *w, const struct callchain_node *n)
+{
+	const struct callchain_node *c;
+	u64 below = 0;
+
+	if (w->depth == PERF_MAX_FOLDED_DEPTH)
+		return 0;
+	w->stack[w->depth++] = n;
+	for (c = n->child; c; c = c->sibling) {
+		below += c->hits;
+		if (folded_walk(w, c))
+			return -1;
+	}
+	w->depth--;
+	if (n->hits > below &&
+	    pct(w->h, n->hits - below) >= w->h->cfg.graph_min_pct) {
+		w->depth++;
+		if (folded_add(w, n->hits - below))
+			return -1;
+		w->depth--;
+	}
+	return 0;
+}
+
+static int cmp_folded(const void *pa, const void *pb)
+{
+	const struct folded_path *a = pa, *b = pb;
+
+	if (a->hits != b->hits)
+		return a->hits > b->hits ? -1 : 1;
+	return strcmp(a->text, b->text);
+}
+
+/* -g folded: "pct% caller;...;callee" (or callee first), biggest first. */
+static void print_folded(const struct hists *h, const struct hist_entry *e,
+			 FILE *out)
+{
+	struct folded_walk w = { .h = h };
+	const struct callchain_node *c;
+	int i;
+
+	if (!e->graph)
+		return;
+	for (c = e->graph->child; c; c = c->sibling)
+		if (folded_walk(&w, c))
+			break;
+	qsort(w.paths, w.nr, sizeof(*w.paths), cmp_folded);
+	for (i = 0; i < w.nr; i++) {
+		fprintf(out, "%.2f%% %s\n", pct(h, w.paths[i].hits),
+			w.paths[i].text);
+		free(w.paths[i].text);
+	}
+	free(w.paths);
+}
+
 /* ---- the report ------------------------------------------------------- */
 
 static void print_preamble(const struct hists *h,
 			   const struct hists_header *hdr, FILE *out)
 {
 	static const char units[] = " KMG";
-	double n = h->nr_samples;
+	double n = h->cfg.relative ? h->shown_samples : h->nr_samples;
 	int u = 0;
 
 	/* As Linux perf: divided while above 1000, so 1000 stays "1000 ". */
@@ -467,7 +576,8 @@ static void print_preamble(const struct hists *h,
 		fprintf(out, " (time slices: %s)", hdr->time_slices);
 	fputc('\n', out);
 	fprintf(out, "# Event count (approx.): %llu\n#\n",
-		(unsigned long long)h->total_period);
+		(unsigned long long)(h->cfg.relative ? h->shown_period :
+					       h->total_period));
 }
 
 void hists__fprintf(struct hists *h, const struct hists_header *hdr,
@@ -487,7 +597,9 @@ void hists__fprintf(struct hists *h, const struct hists_header *hdr,
 		if (pct(h, entry_overhead(h, v[i])) < h->cfg.percent_limit)
 			continue;
 		print_row(h, v[i], width, out);
-		if (h->cfg.callchain)
+		if (h->cfg.callchain && h->cfg.folded)
+			print_folded(h, v[i], out);
+		else if (h->cfg.callchain)
 			print_graph(h, v[i], out);
 	}
 	fputc('\n', out);

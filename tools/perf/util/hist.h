@@ -94,6 +94,8 @@ struct hists_config {
 	unsigned int keymask;	/* bit per key in use, derived from keys */
 	bool children;		/* accumulate callers' overhead */
 	bool callchain;		/* print the call graph */
+	bool folded;		/* as "pct% a;b;c" lines, one per path */
+	bool relative;		/* percentages of what the filters show */
 	enum callchain_order order;
 	double graph_min_pct;	/* hide branches under this (of total) */
 	double percent_limit;	/* hide entries under this */
@@ -109,6 +111,8 @@ struct hists {
 	size_t nr_entries;
 	u64 total_period;
 	u64 nr_samples;
+	u64 shown_period;	/* of the samples the filters show */
+	u64 shown_samples;
 	u64 sample_seq;
 	const char * const *cur_thread_comm;	/* of the sample being added */
 	u32 cur_tid;

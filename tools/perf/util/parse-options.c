@@ -159,6 +159,13 @@ static bool takes_arg(const struct option *o)
 	       o->type != OPTION_INCR;
 }
 
+/* Is the argument after an optional_next option its value? */
+static bool optional_value_next(const struct option *o, int argc,
+				const char **argv)
+{
+	return o->optional_next && argc >= 2 && argv[1][0] != '-';
+}
+
 /* "--name[=value]" or "--no-name"; returns argv entries consumed or -1. */
 static int parse_long(const struct option *opts, int argc, const char **argv)
 {
@@ -189,6 +196,8 @@ static int parse_long(const struct option *opts, int argc, const char **argv)
 	}
 	if (eq)
 		return applied(apply(o, eq + 1, 0, argv[0]), 1);
+	if (o->optional_arg && optional_value_next(o, argc, argv))
+		return applied(apply(o, argv[1], 0, argv[0]), 2);
 	if (o->optional_arg)
 		return applied(apply(o, NULL, 0, argv[0]), 1);
 	if (argc < 2) {
@@ -221,6 +230,8 @@ static int parse_short(const struct option *opts, int argc, const char **argv)
 		}
 		if (p[1])
 			return applied(apply(o, p + 1, 0, spelled), 1);
+		if (o->optional_arg && optional_value_next(o, argc, argv))
+			return applied(apply(o, argv[1], 0, spelled), 2);
 		if (o->optional_arg)
 			return applied(apply(o, NULL, 0, spelled), 1);
 		if (argc < 2) {

@@ -28,6 +28,11 @@ struct option {
 	const char *help;
 	option_cb callback;
 	bool optional_arg;
+	/*
+	 * With optional_arg: the value may also be the next argument, when
+	 * that one does not start with '-' ("-g caller", as Linux perf).
+	 */
+	bool optional_next;
 };
 
 #define OPT_END() { .type = OPTION_END }

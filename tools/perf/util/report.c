@@ -68,9 +68,13 @@ int report__parse_callchain(const char *str, struct report *r)
 
 		if (!strcmp(tok, "none"))
 			r->cfg.callchain = false;
+		else if (!strcmp(tok, "folded"))
+			r->cfg.folded = true;
 		else if (!strcmp(tok, "graph") || !strcmp(tok, "flat") ||
-			 !strcmp(tok, "fractal") || !strcmp(tok, "function"))
-			;	/* one graph style is printed */
+			 !strcmp(tok, "fractal"))
+			r->cfg.folded = false;	/* one graph style is printed */
+		else if (!strcmp(tok, "function"))
+			;	/* the key Linux perf folds frames by: ours */
 		else if (!strcmp(tok, "caller") || !strcmp(tok, "callee"))
 			report__set_order(r, !strcmp(tok, "caller"));
 		else if (end != tok && !*end && pct >= 0)

@@ -21,8 +21,24 @@ same_report "$data" --no-children -G
 same_report "$data" --children -g callee
 same_report "$data" --no-children -g graph,0.1,callee
 same_report "$data" --children -g caller,0.05
+# -g alone is Linux perf's default display (graph,0.5,caller), and the
+# value may follow -g as its own argument.
+same_report "$data" --no-children -g
+same_report "$data" -g --no-children
+same_report "$data" --no-children -g callee
+# Folded: one "pct% a;b;c" line per path.
+same_report "$data" --no-children -g folded
+same_report "$data" --children -g folded,0.1,caller
+same_report "$data" --no-children -g folded,0,callee
+grep -Eq '^[0-9]+\.[0-9]+% [^ ]+;[^ ]+' "$tmpdir/ours.txt" ||
+	fail "-g folded: no folded lines: $(head -n 20 "$tmpdir/ours.txt")"
 COMPARE_GRAPHS=
 same_report "$data" --no-children -g none --comms sh
+# Relative: percentages and totals of what the filters show.
+same_report "$data" --no-children -g none --comms sh --percentage relative
+same_report "$data" --no-children -g none --dsos libperf-hot.so,libc.so.6 \
+	--percentage relative
+same_report "$data" --no-children -g none --percentage absolute --comms sh
 same_report "$data" --children -g none --dsos libperf-hot.so,libc.so.6
 pid=$($LINUX_PERF script -i "$data" -F pid 2>/dev/null | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 same_report "$data" --no-children -g none --pid "$pid"
