@@ -33,6 +33,8 @@ static const struct cmd_struct commands[] = {
 	{ "stat", cmd_stat, "Count events while a command runs" },
 	{ "test", cmd_test, "Run the self-tests, or a bundled workload (-w)" },
 	{ "version", cmd_version, "Show the version" },
+	{ "evlist", cmd_evlist, "List the events a perf.data recorded" },
+	{ "buildid-list", cmd_buildid_list, "List the build ids a perf.data carries" },
 };
 
 static const char perf_usage[] =

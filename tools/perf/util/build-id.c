@@ -112,7 +112,7 @@ int build_id_tracker__event(struct build_id_tracker *bt,
 }
 
 /* The running kernel's build id, from its notes in sysfs. */
-static int kernel_build_id(u8 *id, u8 *size)
+int build_id__kernel(u8 *id, u8 *size)
 {
 	unsigned char buf[4096];
 	size_t n, off = 0;
@@ -166,7 +166,7 @@ int build_id_tracker__collect(struct build_id_tracker *bt,
 	if (bt->kernel_hit) {
 		u8 id[20], size;
 
-		if (!kernel_build_id(id, &size))
+		if (!build_id__kernel(id, &size))
 			return perf_header_info__add_build_id(info,
 				"[kernel.kallsyms]", -1, PERF_RECORD_MISC_KERNEL,
 				id, size);

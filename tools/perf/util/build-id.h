@@ -30,4 +30,6 @@ void build_id_tracker__forget_hits(struct build_id_tracker *bt);
 int build_id_tracker__collect(struct build_id_tracker *bt,
 			      struct perf_header_info *info);
 
+/* The running kernel's build id (from /sys/kernel/notes); 0 or -errno. */
+int build_id__kernel(u8 *id, u8 *size);
 #endif /* __PERF_UTIL_BUILD_ID_H */

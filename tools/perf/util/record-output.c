@@ -143,6 +143,25 @@ static int add_attrs(struct record_output *out)
 	return 0;
 }
 
+/* Groups ({a,b}) in the GROUP_DESC feature, as Linux perf writes them. */
+static int add_groups(struct record_output *out)
+{
+	struct perf_evsel *pos;
+	u32 idx = 0;
+	int err = 0;
+
+	perf_evlist__for_each(out->evlist, pos) {
+		if (pos->leader == pos && pos->nr_members > 1)
+			err = perf_header_info__add_group(&out->writer.info,
+							  NULL, idx,
+							  pos->nr_members);
+		if (err)
+			return err;
+		idx++;
+	}
+	return 0;
+}
+
 int record_output__open(struct record_output *out, const char *path)
 {
 	struct tod_point point;
@@ -157,6 +176,8 @@ int record_output__open(struct record_output *out, const char *path)
 	/* A file's build ids are those of its own samples. */
 	build_id_tracker__forget_hits(&out->build_ids);
 	err = add_attrs(out);
+	if (!err)
+		err = add_groups(out);
 	if (!err)
 		err = add_tracing_data(out);
 	if (!err)
