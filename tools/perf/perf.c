@@ -35,6 +35,7 @@ static const struct cmd_struct commands[] = {
 	{ "version", cmd_version, "Show the version" },
 	{ "evlist", cmd_evlist, "List the events a perf.data recorded" },
 	{ "buildid-list", cmd_buildid_list, "List the build ids a perf.data carries" },
+	{ "diff", cmd_diff, "Compare the profiles of two perf.data files" },
 };
 
 static const char perf_usage[] =

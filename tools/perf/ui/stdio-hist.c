@@ -547,6 +547,19 @@ static void print_folded(const struct hists *h, const struct hist_entry *e,
 	free(w.paths);
 }
 
+/* ---- for other tables (perf diff) ------------------------------------- */
+
+const char *sort_key__title(enum sort_key k)
+{
+	return key_title(k);
+}
+
+void hist_entry__key_value(enum sort_key k, const struct hist_entry *e,
+			   char *buf, size_t size)
+{
+	key_value(k, e, buf, size);
+}
+
 /* ---- the report ------------------------------------------------------- */
 
 static void print_preamble(const struct hists *h,

@@ -155,6 +155,11 @@ struct hists_header {
 void hists__fprintf(struct hists *hists, const struct hists_header *hdr,
 		    FILE *out);
 
+/* A column's title, and an entry's value in it, as the report prints them. */
+const char *sort_key__title(enum sort_key k);
+void hist_entry__key_value(enum sort_key k, const struct hist_entry *e,
+			   char *buf, size_t size);
+
 /* Entries sorted for output (overhead descending); caller frees. */
 struct hist_entry **hists__sorted(struct hists *hists, size_t *nr);
 

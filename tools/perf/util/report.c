@@ -459,7 +459,7 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 }
 
 /* Returns 0, or PERF_SESSION_DATA_ERROR after a partial read, or -errno. */
-int report__run(struct report *r, struct perf_session *s, FILE *out)
+int report__process(struct report *r, struct perf_session *s)
 {
 	int err = report_setup(r, s);
 
@@ -469,6 +469,13 @@ int report__run(struct report *r, struct perf_session *s, FILE *out)
 		       "Processing events");
 	err = perf_session__for_each_event_ordered(s, report_event, r);
 	progress__finish(&r->progress);
+	return err;
+}
+
+int report__run(struct report *r, struct perf_session *s, FILE *out)
+{
+	int err = report__process(r, s);
+
 	if (err < 0)
 		return err;
 	report_print(r, s, out);

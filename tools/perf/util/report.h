@@ -52,6 +52,8 @@ int report__parse_time(const char *str, struct report_filter *f);
 int report__parse_callchain(const char *str, struct report *r);
 void report__set_order(struct report *r, bool caller);
 int report__run(struct report *r, struct perf_session *s, FILE *out);
+/* The histograms of @s in r->hists, not printed: report__run's first half. */
+int report__process(struct report *r, struct perf_session *s);
 void report__exit(struct report *r);
 
 /* Is @val, or the string @s, in the comma separated @list? */
