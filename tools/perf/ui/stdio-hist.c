@@ -106,9 +106,19 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 	v = malloc((h->nr_entries + 1) * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (i = 0; i < h->size; i++)
-		if (h->table[i] && !h->table[i]->filtered)
+	/*
+	 * What the filters show, as Linux perf counts it for --percentage
+	 * relative: the entries they show, whatever samples made them.
+	 */
+	h->shown_period = 0;
+	h->shown_samples = 0;
+	for (i = 0; i < h->size; i++) {
+		if (h->table[i] && !h->table[i]->filtered) {
 			v[n++] = h->table[i];
+			h->shown_period += h->table[i]->self;
+			h->shown_samples += h->table[i]->nr_samples;
+		}
+	}
 	sort_hists = h;
 	qsort(v, n, sizeof(*v), cmp_entries);
 	*nr = n;

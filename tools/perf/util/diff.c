@@ -22,6 +22,7 @@ struct diff_row {
 	char level;
 	u64 addr;			/* the lowest it stands for */
 	const char *dso;		/* ties of the sym key go by object */
+	bool hidden;			/* paired with an entry filters hide */
 };
 
 static double entry_pct(const struct hists *h, const struct hist_entry *e)
@@ -107,6 +108,62 @@ static struct diff_row *table_find(struct diff_table *t,
 	return NULL;
 }
 
+/*
+ * An entry the filters hide (--comms and the like: made by a sample
+ * they hide) still pairs with the other file's entry, as in Linux perf:
+ * one of the baseline hides the row, one of the new file gives the row
+ * its share.
+ */
+static void drop_hidden_pairs(struct diff_table *t, const struct hists *h,
+			      bool base)
+{
+	struct diff_row key;
+	size_t i, j, out;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->size; i++) {
+		const struct hist_entry *e = h->table[i];
+		size_t slot;
+
+		if (!e || !e->filtered)
+			continue;
+		memset(&key, 0, sizeof(key));
+		row_keys(h, &key, e);
+		slot = keys_hash(&key) & (t->size - 1);
+		for (; t->slots[slot]; slot = (slot + 1) & (t->size - 1)) {
+			struct diff_row *r = &t->rows[t->slots[slot] - 1];
+
+			if (!same_keys(r, &key))
+				continue;
+			/* A hidden baseline hides the row; a hidden new one counts. */
+			if (base && !r->base) {
+				r->hidden = true;
+			} else if (!base && !r->new) {
+				r->new = e;
+				r->new_pct = entry_pct(h, e);
+			}
+		}
+	}
+	for (i = 0, out = 0; i < t->nr; i++) {
+		if (t->rows[i].hidden)
+			continue;
+		if (out != i)
+			t->rows[out] = t->rows[i];
+		out++;
+	}
+	/* The slots point at old places: rebuild them for later finds. */
+	memset(t->slots, 0, t->size * sizeof(*t->slots));
+	t->nr = out;
+	for (j = 0; j < out; j++) {
+		size_t slot = keys_hash(&t->rows[j]) & (t->size - 1);
+
+		while (t->slots[slot])
+			slot = (slot + 1) & (t->size - 1);
+		t->slots[slot] = j + 1;
+	}
+}
+
 /* The baseline's rows, then the new file's paired with them or added. */
 static int table_fill(struct diff_table *t, const struct hists *bh,
 		      const struct hists *nh)
@@ -159,6 +216,8 @@ static int table_fill(struct diff_table *t, const struct hists *bh,
 		found->new = nv[i];
 		found->new_pct += entry_pct(nh, nv[i]);
 	}
+	drop_hidden_pairs(t, bh, true);
+	drop_hidden_pairs(t, nh, false);
 	for (i = 0; i < t->nr; i++)
 		row_show(&t->rows[i]);
 	free(bv);

@@ -648,10 +648,7 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
 	h->total_period += s->period;
 	h->nr_samples++;
-	if (!s->filtered) {
-		h->shown_period += s->period;
-		h->shown_samples++;
-	}
+
 	if (s->chain_len && (h->cfg.callchain || h->cfg.children))
 		return shape_add(h, s);
 	return hists__account(h, s, 1);

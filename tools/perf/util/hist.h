@@ -111,7 +111,7 @@ struct hists {
 	size_t nr_entries;
 	u64 total_period;
 	u64 nr_samples;
-	u64 shown_period;	/* of the samples the filters show */
+	u64 shown_period;	/* of the entries the filters show (sorted) */
 	u64 shown_samples;
 	u64 sample_seq;
 	const char * const *cur_thread_comm;	/* of the sample being added */

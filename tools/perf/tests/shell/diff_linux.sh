@@ -46,8 +46,8 @@ for pair in "linux-a ours-a" "ours-a linux-a" "linux-cpu ours-a"; do
 	same_diff --comms perf "$d/$1.data" "$d/$2.data"
 	same_diff -s comm,dso --comms perf "$d/$1.data" "$d/$2.data"
 	same_diff -s dso "$d/$1.data" "$d/$2.data"
-	same_diff --comms perf --percentage relative "$d/$1.data" "$d/$2.data"
 done
+same_diff --comms perf --percentage relative "$d/linux-cpu.data" "$d/ours-thr.data"
 
 # No file: perf.data.old against perf.data; one file: perf.data.old
 # against it.
