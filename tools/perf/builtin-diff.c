@@ -30,8 +30,10 @@ static int diff_file__load(struct diff_file *f, const char *path,
 
 	f->r.cfg = like->cfg;
 	f->r.filter = like->filter;
-	f->r.callchain_set = f->r.children_set = true;
-	f->r.cfg.callchain = f->r.cfg.children = false;
+	f->r.callchain_set = true;
+	f->r.children_set = true;
+	f->r.cfg.callchain = false;
+	f->r.cfg.children = false;
 	err = perf_session__open_report(&f->s, path, "perf diff");
 	if (err)
 		return err == PERF_SESSION_EMPTY ? 0 : -1;

@@ -29,13 +29,12 @@ static const struct {
 	{ "trace", SORT_TRACE },
 };
 
-#define NR_SORT_KEY_NAMES (sizeof(sort_key_names) / sizeof(sort_key_names[0]))
 
 static int sort_key_by_name(const char *name)
 {
 	size_t k;
 
-	for (k = 0; k < NR_SORT_KEY_NAMES; k++)
+	for (k = 0; k < ARRAY_SIZE(sort_key_names); k++)
 		if (!strcmp(name, sort_key_names[k].name))
 			return sort_key_names[k].key;
 	return -1;
