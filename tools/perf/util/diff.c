@@ -164,13 +164,39 @@ static void drop_hidden_pairs(struct diff_table *t, const struct hists *h,
 	}
 }
 
+/* The entries @v of one file: rows of their own, or the other file's. */
+static void add_entries(struct diff_table *t, const struct hists *h,
+			struct hist_entry **v, size_t n, bool base)
+{
+	struct diff_row *r, *found;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r = &t->rows[t->nr];
+		memset(r, 0, sizeof(*r));
+		row_keys(h, r, v[i]);
+		found = table_find(t, r);
+		if (!found) {
+			found = r;
+			t->nr++;
+		}
+		row_merge(found, r);
+		if (base) {
+			found->base = v[i];
+			found->base_pct += entry_pct(h, v[i]);
+		} else {
+			found->new = v[i];
+			found->new_pct += entry_pct(h, v[i]);
+		}
+	}
+}
+
 /* The baseline's rows, then the new file's paired with them or added. */
 static int table_fill(struct diff_table *t, const struct hists *bh,
 		      const struct hists *nh)
 {
 	struct hist_entry **bv, **nv;
 	size_t nb, nn, i;
-	struct diff_row *r;
 
 	bv = hists__sorted((struct hists *)bh, &nb);
 	nv = nh ? hists__sorted((struct hists *)nh, &nn) : calloc(1, sizeof(*nv));
@@ -186,36 +212,8 @@ static int table_fill(struct diff_table *t, const struct hists *bh,
 		free(nv);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nb; i++) {
-		struct diff_row *found;
-
-		r = &t->rows[t->nr];
-		memset(r, 0, sizeof(*r));
-		row_keys(bh, r, bv[i]);
-		found = table_find(t, r);
-		if (!found) {
-			found = r;
-			t->nr++;
-		}
-		row_merge(found, r);
-		found->base = bv[i];
-		found->base_pct += entry_pct(bh, bv[i]);
-	}
-	for (i = 0; i < nn; i++) {
-		struct diff_row *found;
-
-		r = &t->rows[t->nr];
-		memset(r, 0, sizeof(*r));
-		row_keys(nh, r, nv[i]);
-		found = table_find(t, r);
-		if (!found) {
-			found = r;
-			t->nr++;
-		}
-		row_merge(found, r);
-		found->new = nv[i];
-		found->new_pct += entry_pct(nh, nv[i]);
-	}
+	add_entries(t, bh, bv, nb, true);
+	add_entries(t, nh, nv, nn, false);
 	drop_hidden_pairs(t, bh, true);
 	drop_hidden_pairs(t, nh, false);
 	for (i = 0; i < t->nr; i++)

@@ -5,8 +5,7 @@ need_root
 need_sampling
 need_linux_perf
 
-mkdir "$tmpdir/bin"
-cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+copy_workload_binaries
 cpu="$tmpdir/bin/perf test -w cpuloop 0.3"
 thr="$tmpdir/bin/perf test -w threads 2 2000"
 

@@ -5,8 +5,7 @@ need_root
 need_sampling
 need_linux_perf
 
-mkdir "$tmpdir/bin"
-cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+copy_workload_binaries
 wl="$tmpdir/bin/perf test -w cpuloop 0.1"
 
 # Each tool records: call chains, two events, a group beside an event,

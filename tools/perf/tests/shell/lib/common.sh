@@ -126,6 +126,15 @@ note_linux_perf() {
 		echo "comparisons with Linux perf left out, the other checks run: $(linux_perf_missing)"
 }
 
+# A private copy of perf and its workload library in $tmpdir/bin: a
+# rebuild of perf while a test runs must not change the binaries its
+# recordings refer to.
+copy_workload_binaries() {
+	mkdir -p "$tmpdir/bin"
+	cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/" ||
+		fail "cannot copy $PERF to $tmpdir/bin"
+}
+
 # The histogram rows of a 'perf report --stdio' output, whitespace
 # normalized and sorted, so two reports can be compared.
 report_rows() {
