@@ -108,14 +108,6 @@ static double accuracy_pct(double plain)
 	return getenv("PERF_COUNTER_DEBUG_KERNEL") ? 3 * plain : plain;
 }
 
-/* |a - b| within @pct percent of b. */
-static bool within_pct(double a, double b, double pct)
-{
-	double d = a > b ? a - b : b - a;
-
-	return d <= b * pct / 100;
-}
-
 /*
  * A scaled count against the model's truth.  That gap (above) only
  * ever makes the count short: it may be short by more where every
@@ -135,6 +127,24 @@ static bool scaled_near(double scaled, double truth)
 		short_pct = 33;
 	return scaled <= truth * (100 + accuracy_pct(5)) / 100 &&
 	       scaled >= truth * (100 - short_pct) / 100;
+}
+
+/*
+ * Samples against the periods a final count holds.  An overflow the
+ * NMI handler takes late (the counter went on past more than one
+ * period meanwhile) is one sample, as on hardware: the debug kernel on
+ * an emulated CPU takes them late enough to be short by a fifth.  Never
+ * more samples than periods, short by a third at most.
+ */
+static bool samples_near(double samples, double periods)
+{
+	double short_pct = 10;
+
+	if (getenv("PERF_COUNTER_DEBUG_KERNEL") &&
+	    getenv("PERF_COUNTER_EMULATED_CPU"))
+		short_pct = 33;
+	return samples <= periods * 1.1 &&
+	       samples >= periods * (100 - short_pct) / 100;
 }
 
 /* How long busy_body() burns, set before the fork. */
@@ -385,7 +395,7 @@ static void drain_cycles(struct ring *r, struct sample_check *c)
  * model's counting (about 500 samples, 20 KB, well inside the ring):
  * every record parses, each sample is the child's and says the period,
  * times never go back, and there is a sample for every period the final
- * count holds, within 10%.
+ * count holds, within 10% (samples_near()).
  */
 TEST_F(pmu, cycles_samples_match_the_count)
 {
@@ -428,7 +438,7 @@ TEST_F(pmu, cycles_samples_match_the_count)
 					 c.backwards);
 	/* The child's 600 ms counted: half of it at least. */
 	EXPECT_LE(busy_ms * 1000ULL * self->model.rate / 2, count);
-	EXPECT_TRUE(within_pct(c.samples, expected, 10))
+	EXPECT_TRUE(samples_near(c.samples, expected))
 		TH_LOG("%llu samples for %llu / %llu = %.1f periods",
 		       c.samples, count, c.period, expected);
 	ring_unmap(&r);
