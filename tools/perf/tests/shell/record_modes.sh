@@ -30,12 +30,18 @@ $PERF record -q -e cpu-clock -c 100000 -o "$tmpdir/p.data" -- $wl 0.2 ||
 $PERF report -i "$tmpdir/p.data" -D | grep 'PERF_RECORD_SAMPLE' | grep -v 'period: 100000 ' &&
 	fail "a sample with another period than -c 100000"
 
-# -p on a running process, ended by its exit; the file names it.
-$wl 1.2 &
+# -p on a running process, ended by its exit; the file names it.  The
+# process is ended a second after the counters are open (the file
+# exists), however long perf takes to start (a debug kernel, emulated).
+$wl 60 &
 pid=$!
 sleep 0.2
-$PERF record -q -e cpu-clock -F 1000 -p "$pid" -o "$tmpdir/pid.data" ||
-	fail "record -p failed"
+$PERF record -q -e cpu-clock -F 1000 -p "$pid" -o "$tmpdir/pid.data" &
+rec=$!
+wait_recording "$tmpdir/pid.data"
+sleep 1
+kill $pid
+wait $rec || fail "record -p failed"
 wait $pid
 n=$(samples "$tmpdir/pid.data")
 [ "$n" -gt 100 ] || fail "-p recorded only $n samples"
