@@ -17,6 +17,7 @@ struct report_cmd {
 	struct report r;
 	const char *input;
 	const char *sort;
+	const char *fields;
 	bool dump_raw;
 	struct tod_choice tod;		/* -D: --tod[=start], --no-tod */
 	bool header;
@@ -52,15 +53,29 @@ static int report_cmd_options(struct report_cmd *cmd,
 {
 	struct report *r = &cmd->r;
 
-	if (sort_keys__parse(cmd->sort, &r->cfg))
+	if (cmd->fields && cmd->sort)
+		usage_with_options_msg(report_usage, options,
+				       "-F names the columns and the keys: not with -s");
+	if (cmd->fields && hist_fields__parse(cmd->fields, &r->cfg))
+		usage_with_options_msg(report_usage, options,
+				       "bad field in '%s' (use overhead, sample, period, %s)",
+				       cmd->fields, sort_keys__names());
+	/*
+	 * -F shows self overhead; with call chains the callers still get
+	 * entries of their own (0.00%), as Linux perf accumulates them.
+	 */
+	if (cmd->fields)
+		;
+	else if (sort_keys__parse(cmd->sort ? cmd->sort : "comm,dso,sym",
+				  &r->cfg))
 		usage_with_options_msg(report_usage, options,
 				       "unknown sort key in '%s' (use %s)",
 				       cmd->sort, sort_keys__names());
 	/* As Linux perf: a parent pattern adds its column. */
 	if (r->parent_pattern && sort_keys__add(&r->cfg, SORT_PARENT))
 		usage_with_options_msg(report_usage, options,
-				       "no room for the parent key in '%s'",
-				       cmd->sort);
+				       "no room for the parent key: at most %d keys",
+				       SORT_MAX_KEYS);
 	if (cmd->children && cmd->no_children)
 		usage_with_options_msg(report_usage, options,
 				       "--children and --no-children are exclusive");
@@ -131,8 +146,7 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_cmd cmd = { .input = "perf.data",
-				  .sort = "comm,dso,sym" };
+	struct report_cmd cmd = { .input = "perf.data" };
 	struct report_filter *f = &cmd.r.filter;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
@@ -140,6 +154,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "stdio", &cmd.stdio, "use the stdio interface"),
 		OPT_STRING('s', "sort", &cmd.sort, "key[,key2...]",
 			   "sort by keys: comm, pid, dso, sym, cpu, socket, dso_size, parent, trace"),
+		OPT_STRING('F', "fields", &cmd.fields, "field[,field...]",
+			   "the columns, in order: overhead, sample, period and sort keys"),
 		OPT_STRING('p', "parent", &cmd.r.parent_pattern, "regex",
 			   "the parent: the first caller matching this (adds the parent key)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &cmd.r.cfg.show_nr_samples,

@@ -77,6 +77,29 @@ static int cmp_key(enum sort_key k, const struct hist_entry *a,
  * Overhead descending (with children: then self); ties in the order of
  * the sort keys, names alphabetically, as Linux perf orders them.
  */
+/* -F: the columns in their order, numbers biggest first. */
+static int cmp_fields(const struct hists *h, const struct hist_entry *a,
+		      const struct hist_entry *b)
+{
+	int i, c;
+
+	for (i = 0; i < h->cfg.nr_fields; i++) {
+		int f = h->cfg.fields[i];
+
+		if (f >= FIELD_KEY) {
+			c = cmp_key(f - FIELD_KEY, a, b);
+			if (c)
+				return c;
+		} else if (f == FIELD_SAMPLE) {
+			if (a->nr_samples != b->nr_samples)
+				return a->nr_samples > b->nr_samples ? -1 : 1;
+		} else if (a->self != b->self) {
+			return a->self > b->self ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
 static int cmp_entries(const void *pa, const void *pb)
 {
 	const struct hist_entry *a = *(struct hist_entry * const *)pa;
@@ -84,6 +107,13 @@ static int cmp_entries(const void *pa, const void *pb)
 	u64 oa = entry_overhead(sort_hists, a), ob = entry_overhead(sort_hists, b);
 	int i, c;
 
+	/* -F: its columns, then the keys; no hidden overhead order. */
+	if (sort_hists->cfg.nr_fields) {
+		c = cmp_fields(sort_hists, a, b);
+		for (i = 0; !c && i < sort_hists->cfg.nr_keys; i++)
+			c = cmp_key(sort_hists->cfg.keys[i], a, b);
+		return c;
+	}
 	if (oa != ob)
 		return oa > ob ? -1 : 1;
 	if (a->self != b->self)
@@ -274,6 +304,83 @@ static void print_column_header(const struct hists *h, const int *width,
 		print_dots(out, width[k]);
 	}
 	fprintf(out, "\n#\n");
+}
+
+/* ---- -F: columns in the order given ---------------------------------- */
+
+static const char *field_title(int f)
+{
+	switch (f) {
+	case FIELD_OVERHEAD: return "Overhead";
+	case FIELD_SAMPLE: return "Samples";
+	case FIELD_PERIOD: return "Period";
+	default: return key_title(f - FIELD_KEY);
+	}
+}
+
+/* Widths of the numbers, as Linux perf's -F prints them. */
+static int field_width(int f, const int *key_width, int *k)
+{
+	if (f == FIELD_OVERHEAD)
+		return 8;
+	if (f == FIELD_SAMPLE || f == FIELD_PERIOD)
+		return 12;
+	return key_width[(*k)++];
+}
+
+static void print_fields_header(const struct hists *h, const int *width,
+				FILE *out)
+{
+	int i, k = 0, w, f;
+	int kk = 0;
+
+	fputc('#', out);
+	for (i = 0; i < h->cfg.nr_fields; i++) {
+		f = h->cfg.fields[i];
+		w = field_width(f, width, &k);
+		fputs(i ? "  " : " ", out);
+		if (f >= FIELD_KEY || f == FIELD_OVERHEAD)
+			fprintf(out, "%-*s", w, field_title(f));
+		else
+			fprintf(out, "%*s", w, field_title(f));
+	}
+	fputs("\n#", out);
+	for (i = 0; i < h->cfg.nr_fields; i++) {
+		fputs(i ? "  " : " ", out);
+		print_dots(out, field_width(h->cfg.fields[i], width, &kk));
+	}
+	fputs("\n#\n", out);
+}
+
+static double pct(const struct hists *h, u64 v);
+
+static void print_fields_row(const struct hists *h,
+			     const struct hist_entry *e, const int *width,
+			     FILE *out)
+{
+	char buf[1024];
+	int i, k = 0, w, f;
+
+	for (i = 0; i < h->cfg.nr_fields; i++) {
+		f = h->cfg.fields[i];
+		w = field_width(f, width, &k);
+		if (f == FIELD_OVERHEAD) {
+			fprintf(out, "  %7.2f%%", pct(h, e->self));
+		} else if (f == FIELD_SAMPLE) {
+			fprintf(out, "  %*llu", w, (unsigned long long)e->nr_samples);
+		} else if (f == FIELD_PERIOD) {
+			fprintf(out, "  %*llu", w, (unsigned long long)e->self);
+		} else {
+			key_value(f - FIELD_KEY, e, buf, sizeof(buf));
+			if (key_right_aligned(f - FIELD_KEY))
+				fprintf(out, "  %*s", w, buf);
+			else if (i == h->cfg.nr_fields - 1)
+				fprintf(out, "  %s", buf);
+			else
+				fprintf(out, "  %-*s", w, buf);
+		}
+	}
+	fputc('\n', out);
 }
 
 static double pct(const struct hists *h, u64 v)
@@ -615,11 +722,17 @@ void hists__fprintf(struct hists *h, const struct hists_header *hdr,
 		return;
 	print_preamble(h, hdr, out);
 	compute_widths(h, v, n, width);
-	print_column_header(h, width, out);
+	if (h->cfg.nr_fields)
+		print_fields_header(h, width, out);
+	else
+		print_column_header(h, width, out);
 	for (i = 0; i < n; i++) {
 		if (pct(h, entry_overhead(h, v[i])) < h->cfg.percent_limit)
 			continue;
-		print_row(h, v[i], width, out);
+		if (h->cfg.nr_fields)
+			print_fields_row(h, v[i], width, out);
+		else
+			print_row(h, v[i], width, out);
 		if (h->cfg.callchain && h->cfg.folded)
 			print_folded(h, v[i], out);
 		else if (h->cfg.callchain)

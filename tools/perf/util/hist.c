@@ -62,6 +62,36 @@ int sort_keys__parse(const char *str, struct hists_config *cfg)
 	return cfg->nr_keys ? 0 : -EINVAL;
 }
 
+int hist_fields__parse(const char *str, struct hists_config *cfg)
+{
+	char buf[256], *tok, *save = NULL;
+	int k, f;
+
+	snprintf(buf, sizeof(buf), "%s", str);
+	cfg->nr_fields = 0;
+	cfg->nr_keys = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "overhead"))
+			f = FIELD_OVERHEAD;
+		else if (!strcmp(tok, "sample"))
+			f = FIELD_SAMPLE;
+		else if (!strcmp(tok, "period"))
+			f = FIELD_PERIOD;
+		else if ((k = sort_key_by_name(tok)) >= 0 &&
+			 cfg->nr_keys < SORT_MAX_KEYS)
+			f = FIELD_KEY + k;
+		else
+			return -EINVAL;
+		if (cfg->nr_fields == SORT_MAX_KEYS + 3)
+			return -EINVAL;
+		if (f >= FIELD_KEY)
+			cfg->keys[cfg->nr_keys++] = f - FIELD_KEY;
+		cfg->fields[cfg->nr_fields++] = f;
+	}
+	return cfg->nr_fields ? 0 : -EINVAL;
+}
+
 bool sort_keys__has(const struct hists_config *cfg, enum sort_key k)
 {
 	int i;

@@ -100,6 +100,13 @@ struct hists_config {
 	double graph_min_pct;	/* hide branches under this (of total) */
 	double percent_limit;	/* hide entries under this */
 	bool show_nr_samples;	/* -n */
+	/*
+	 * -F: the columns in their order, which is also the order entries
+	 * sort by; a key is FIELD_KEY + its sort_key.  0 fields: the
+	 * usual overhead columns, then the keys.
+	 */
+	int fields[SORT_MAX_KEYS + 3];
+	int nr_fields;
 	unsigned int elide;	/* bit per sort_key: column not shown */
 
 };
@@ -136,6 +143,20 @@ int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
 int hists__flush(struct hists *hists);
+/* The columns of -F besides the sort keys. */
+enum hist_field {
+	FIELD_OVERHEAD = 1,	/* self overhead, percent */
+	FIELD_SAMPLE,		/* number of samples */
+	FIELD_PERIOD,		/* summed period */
+	FIELD_KEY = 16,		/* + enum sort_key */
+};
+
+/*
+ * "overhead,sample,period,comm,sym": -F, the columns in order; the keys
+ * among them become the sort keys.  -EINVAL for an unknown name.
+ */
+int hist_fields__parse(const char *str, struct hists_config *cfg);
+
 /* "comm,dso,sym": the keys by their Linux perf names; -EINVAL if unknown. */
 int sort_keys__parse(const char *str, struct hists_config *cfg);
 /* The key names sort_keys__parse() takes, for messages. */
