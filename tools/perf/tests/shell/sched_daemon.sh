@@ -96,7 +96,7 @@ case $file in
 esac
 both_timehist "$file"
 grep -q ' marknew\[' "$tmpdir/timehist.txt" ||
-	fail "the marker run just before SIGHUP is missing: the dump stops short of the signal"
+	fail "the marker run just before SIGHUP is missing: the dump stops short of the signal (the daemon's log: $(tail -n 4 "$tmpdir/win.log"); timehist's last lines: $(tail -n 3 "$tmpdir/timehist.txt"))"
 grep -q ' markold\[' "$tmpdir/timehist.txt" &&
 	fail "a marker run 4 s before SIGHUP is in a 3 s window"
 span=$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ { if (!n++) f = $1; l = $1 }
