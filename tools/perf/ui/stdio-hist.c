@@ -306,6 +306,13 @@ static void print_column_header(const struct hists *h, const int *width,
 	fprintf(out, "\n#\n");
 }
 
+static double pct(const struct hists *h, u64 v)
+{
+	u64 total = h->cfg.relative ? h->shown_period : h->total_period;
+
+	return total ? 100.0 * v / total : 0.0;
+}
+
 /* ---- -F: columns in the order given ---------------------------------- */
 
 static const char *field_title(int f)
@@ -352,8 +359,6 @@ static void print_fields_header(const struct hists *h, const int *width,
 	fputs("\n#\n", out);
 }
 
-static double pct(const struct hists *h, u64 v);
-
 static void print_fields_row(const struct hists *h,
 			     const struct hist_entry *e, const int *width,
 			     FILE *out)
@@ -383,12 +388,6 @@ static void print_fields_row(const struct hists *h,
 	fputc('\n', out);
 }
 
-static double pct(const struct hists *h, u64 v)
-{
-	u64 total = h->cfg.relative ? h->shown_period : h->total_period;
-
-	return total ? 100.0 * v / total : 0.0;
-}
 
 static void print_row(const struct hists *h, const struct hist_entry *e,
 		      const int *width, FILE *out)

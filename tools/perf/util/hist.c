@@ -72,14 +72,14 @@ int hist_fields__parse(const char *str, struct hists_config *cfg)
 	cfg->nr_keys = 0;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
+		k = sort_key_by_name(tok);
 		if (!strcmp(tok, "overhead"))
 			f = FIELD_OVERHEAD;
 		else if (!strcmp(tok, "sample"))
 			f = FIELD_SAMPLE;
 		else if (!strcmp(tok, "period"))
 			f = FIELD_PERIOD;
-		else if ((k = sort_key_by_name(tok)) >= 0 &&
-			 cfg->nr_keys < SORT_MAX_KEYS)
+		else if (k >= 0 && cfg->nr_keys < SORT_MAX_KEYS)
 			f = FIELD_KEY + k;
 		else
 			return -EINVAL;
