@@ -76,6 +76,11 @@ static int report_cmd_options(struct report_cmd *cmd,
 		usage_with_options_msg(report_usage, options,
 				       "no room for the parent key: at most %d keys",
 				       SORT_MAX_KEYS);
+	if (r->group && (cmd->children || cmd->fields))
+		usage_with_options_msg(report_usage, options,
+				       "--group shows self overhead: not with --children or -F");
+	if (r->group)
+		cmd->no_children = true;
 	if (cmd->children && cmd->no_children)
 		usage_with_options_msg(report_usage, options,
 				       "--children and --no-children are exclusive");
@@ -158,6 +163,8 @@ int cmd_report(int argc, const char **argv)
 			   "the columns, in order: overhead, sample, period and sort keys"),
 		OPT_STRING('p', "parent", &cmd.r.parent_pattern, "regex",
 			   "the parent: the first caller matching this (adds the parent key)"),
+		OPT_BOOLEAN(0, "group", &cmd.r.group,
+			    "the events of a group ({a,b}) side by side"),
 		OPT_BOOLEAN('n', "show-nr-samples", &cmd.r.cfg.show_nr_samples,
 			    "show a column with the number of samples"),
 		OPT_BOOLEAN(0, "children", &cmd.children,

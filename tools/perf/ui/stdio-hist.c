@@ -283,7 +283,7 @@ static void print_column_header(const struct hists *h, const int *width,
 
 	fprintf(out, "# %s", h->cfg.children ? "Children      Self" : "Overhead");
 	if (h->cfg.show_nr_samples)
-		fprintf(out, "  Samples");
+		fprintf(out, "  %12s", "Samples");
 	for (k = 0; k < h->cfg.nr_keys; k++)
 		if (!elided(h, k))
 			fprintf(out, "  %-*s", width[k], key_title(h->cfg.keys[k]));
@@ -295,7 +295,7 @@ static void print_column_header(const struct hists *h, const int *width,
 	}
 	if (h->cfg.show_nr_samples) {
 		fprintf(out, "  ");
-		print_dots(out, 7);
+		print_dots(out, 12);
 	}
 	for (k = 0; k < h->cfg.nr_keys; k++) {
 		if (elided(h, k))
@@ -401,7 +401,7 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 	else
 		fprintf(out, "  %7.2f%%", pct(h, e->self));
 	if (h->cfg.show_nr_samples)
-		fprintf(out, "  %7llu", (unsigned long long)e->nr_samples);
+		fprintf(out, "  %12llu", (unsigned long long)e->nr_samples);
 	for (k = 0; k < h->cfg.nr_keys; k++) {
 		bool last = k == h->cfg.nr_keys - 1;
 
@@ -699,8 +699,8 @@ static void print_preamble(const struct hists *h,
 		fprintf(out, "#\n# Total Lost Samples: %llu\n#\n",
 			(unsigned long long)hdr->lost_samples);
 	}
-	fprintf(out, "# Samples: %llu%c of event '%s'", (unsigned long long)n,
-		units[u], hdr->event_name);
+	fprintf(out, "# Samples: %llu%c of event%s '%s'", (unsigned long long)n,
+		units[u], hdr->group ? "s" : "", hdr->event_name);
 	if (hdr->time_slices)
 		fprintf(out, " (time slices: %s)", hdr->time_slices);
 	fputc('\n', out);
@@ -739,4 +739,212 @@ void hists__fprintf(struct hists *h, const struct hists_header *hdr,
 	}
 	fputc('\n', out);
 	free(v);
+}
+
+/* ---- --group: the events of a group side by side ------------------------ */
+
+#define GROUP_MAX 8
+
+/* An entry of the group: the member histograms' entries with its keys. */
+struct group_row {
+	const struct hist_entry *e[GROUP_MAX];	/* NULL: none in that one */
+	const struct hist_entry *any;		/* the first there is */
+};
+
+struct group_view {
+	struct hists **members;
+	int nr;
+	struct group_row *rows;
+	size_t nr_rows;
+	size_t *slots;			/* open addressing: row + 1 */
+	size_t size;
+};
+
+static struct group_row *group_row_of(struct group_view *g,
+				      const struct hist_entry *e)
+{
+	const struct hists_config *cfg = &g->members[0]->cfg;
+	size_t j = hist_entry__keys_hash(cfg, e) & (g->size - 1);
+	struct group_row *r;
+
+	for (; g->slots[j]; j = (j + 1) & (g->size - 1)) {
+		r = &g->rows[g->slots[j] - 1];
+		if (hist_entry__same_keys(cfg, r->any, e))
+			return r;
+	}
+	r = &g->rows[g->nr_rows++];
+	r->any = e;
+	g->slots[j] = g->nr_rows;
+	return r;
+}
+
+/* Every member's entries, paired by their keys. */
+static int group_view__fill(struct group_view *g)
+{
+	struct hist_entry **v[GROUP_MAX];
+	size_t n[GROUP_MAX], total = 0, i;
+	int m, err = 0;
+
+	for (m = 0; m < g->nr; m++) {
+		v[m] = hists__sorted(g->members[m], &n[m]);
+		if (!v[m])
+			err = -1;
+		total += v[m] ? n[m] : 0;
+	}
+	g->size = 16;
+	while (g->size < 2 * total)
+		g->size *= 2;
+	g->rows = calloc(total + 1, sizeof(*g->rows));
+	g->slots = calloc(g->size, sizeof(*g->slots));
+	if (!g->rows || !g->slots)
+		err = -1;
+	for (m = 0; !err && m < g->nr; m++)
+		for (i = 0; i < n[m]; i++)
+			group_row_of(g, v[m][i])->e[m] = v[m][i];
+	for (m = 0; m < g->nr; m++)
+		free(v[m]);
+	return err;
+}
+
+static const struct group_view *sort_group;
+
+static u64 row_self(const struct group_row *r, int m)
+{
+	return r->e[m] ? r->e[m]->self : 0;
+}
+
+/* Leader's overhead first, then the others', then the keys. */
+static int cmp_group_rows(const void *pa, const void *pb)
+{
+	const struct group_row *a = pa, *b = pb;
+	const struct hists_config *cfg = &sort_group->members[0]->cfg;
+	double x, y;
+	int m, i, c;
+
+	for (m = 0; m < sort_group->nr; m++) {
+		x = pct(sort_group->members[m], row_self(a, m));
+		y = pct(sort_group->members[m], row_self(b, m));
+		if (x != y)
+			return x > y ? -1 : 1;
+	}
+	for (i = 0; i < cfg->nr_keys; i++) {
+		c = cmp_key(cfg->keys[i], a->any, b->any);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static void print_group_header(const struct group_view *g, const int *width,
+			       FILE *out)
+{
+	const struct hists *h = g->members[0];
+	int k;
+
+	fprintf(out, "# %*s", 8 * g->nr, "Overhead");
+	if (h->cfg.show_nr_samples)
+		fprintf(out, "  %*s", 12 * g->nr, "Samples");
+	for (k = 0; k < h->cfg.nr_keys; k++)
+		if (!elided(h, k))
+			fprintf(out, "  %-*s", width[k], key_title(h->cfg.keys[k]));
+	fputs("\n# ", out);
+	print_dots(out, 8 * g->nr);
+	if (h->cfg.show_nr_samples) {
+		fputs("  ", out);
+		print_dots(out, 12 * g->nr);
+	}
+	for (k = 0; k < h->cfg.nr_keys; k++) {
+		if (elided(h, k))
+			continue;
+		fputs("  ", out);
+		print_dots(out, width[k]);
+	}
+	fputs("\n#\n", out);
+}
+
+static void print_group_row(const struct group_view *g,
+			    const struct group_row *r, const int *width,
+			    FILE *out)
+{
+	const struct hists *h = g->members[0];
+	char buf[1024];
+	int m, k;
+
+	fputs("  ", out);
+	for (m = 0; m < g->nr; m++)
+		fprintf(out, "%7.2f%%", pct(g->members[m], row_self(r, m)));
+	if (h->cfg.show_nr_samples) {
+		fputs("  ", out);
+		for (m = 0; m < g->nr; m++)
+			fprintf(out, "%12llu", r->e[m] ?
+				(unsigned long long)r->e[m]->nr_samples : 0ULL);
+	}
+	for (k = 0; k < h->cfg.nr_keys; k++) {
+		if (elided(h, k))
+			continue;
+		key_value(h->cfg.keys[k], r->any, buf, sizeof(buf));
+		if (k == h->cfg.nr_keys - 1)
+			fprintf(out, "  %s", buf);
+		else
+			fprintf(out, "  %-*s", width[k], buf);
+	}
+	fputc('\n', out);
+}
+
+/* The group's samples and period summed, for the preamble. */
+static void group_totals(const struct group_view *g, struct hists *sum)
+{
+	int m;
+
+	*sum = *g->members[0];
+	sum->nr_samples = 0;
+	sum->total_period = 0;
+	sum->shown_samples = 0;
+	sum->shown_period = 0;
+	for (m = 0; m < g->nr; m++) {
+		sum->nr_samples += g->members[m]->nr_samples;
+		sum->total_period += g->members[m]->total_period;
+		sum->shown_samples += g->members[m]->shown_samples;
+		sum->shown_period += g->members[m]->shown_period;
+	}
+}
+
+void hists__fprintf_group(struct hists **members, int nr,
+			  const struct hists_header *hdr, FILE *out)
+{
+	struct group_view g = { .members = members, .nr = nr };
+	const struct hists *leader = members[0];
+	int width[SORT_MAX_KEYS], k;
+	struct hists sum;
+	char buf[1024];
+	size_t i;
+
+	if (nr > GROUP_MAX || group_view__fill(&g))
+		goto out;
+	sort_group = &g;
+	qsort(g.rows, g.nr_rows, sizeof(*g.rows), cmp_group_rows);
+	group_totals(&g, &sum);
+	print_preamble(&sum, hdr, out);
+	for (k = 0; k < leader->cfg.nr_keys; k++)
+		width[k] = strlen(key_title(leader->cfg.keys[k]));
+	for (i = 0; i < g.nr_rows; i++) {
+		for (k = 0; k < leader->cfg.nr_keys; k++) {
+			key_value(leader->cfg.keys[k], g.rows[i].any, buf,
+				  sizeof(buf));
+			if ((int)strlen(buf) > width[k])
+				width[k] = strlen(buf);
+		}
+	}
+	print_group_header(&g, width, out);
+	for (i = 0; i < g.nr_rows; i++) {
+		if (pct(leader, row_self(&g.rows[i], 0)) < leader->cfg.percent_limit)
+			continue;
+		print_group_row(&g, &g.rows[i], width, out);
+		if (leader->cfg.callchain && g.rows[i].e[0])
+			print_graph(leader, g.rows[i].e[0], out);
+	}
+	fputc('\n', out);
+out:
+	free(g.rows);
+	free(g.slots);
 }

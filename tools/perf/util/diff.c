@@ -307,7 +307,7 @@ static void print_row(const struct hists *h, const struct diff_row *r,
 static void print_event(const struct hists *bh, const struct hists *nh,
 			const char *event, FILE *fp)
 {
-	struct diff_table t = { NULL };
+	struct diff_table t = { .rows = NULL };
 	int width[2] = { 0, 0 }, k;
 	size_t i;
 

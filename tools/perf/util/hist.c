@@ -248,6 +248,88 @@ static bool entry_matches(const struct hists_config *cfg,
 	return true;
 }
 
+/*
+ * Entries of two histograms (the events of a group) alike in every key;
+ * names are compared as strings, each histogram interning its own.
+ */
+bool hist_entry__same_keys(const struct hists_config *cfg,
+			   const struct hist_entry *a,
+			   const struct hist_entry *b)
+{
+	int i;
+
+	for (i = 0; i < cfg->nr_keys; i++) {
+		switch (cfg->keys[i]) {
+		case SORT_COMM:
+			if (!same_name(a->comm, b->comm))
+				return false;
+			break;
+		case SORT_PID:
+			if (a->pid != b->pid)
+				return false;
+			break;
+		case SORT_DSO:
+			if (!key_dso_same(&a->frame, &b->frame))
+				return false;
+			break;
+		case SORT_SYM:
+			if (!key_sym_same(&a->frame, &b->frame))
+				return false;
+			break;
+		case SORT_CPU:
+			if (a->cpu != b->cpu)
+				return false;
+			break;
+		case SORT_SOCKET:
+			if (a->socket != b->socket)
+				return false;
+			break;
+		case SORT_DSO_SIZE:
+			if (a->frame.map_size != b->frame.map_size)
+				return false;
+			break;
+		case SORT_PARENT:
+			if (!same_name(a->parent, b->parent))
+				return false;
+			break;
+		case SORT_TRACE:
+			if (!same_name(a->trace, b->trace))
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+u64 hist_entry__keys_hash(const struct hists_config *cfg,
+			  const struct hist_entry *e)
+{
+	u64 h = 0;
+	int i;
+
+	for (i = 0; i < cfg->nr_keys; i++) {
+		switch (cfg->keys[i]) {
+		case SORT_COMM:
+			h = mix(h, name_hash(e->comm));
+			break;
+		case SORT_PID:
+			h = mix(h, e->pid);
+			break;
+		case SORT_DSO:
+			h = mix(h, name_hash(e->frame.dso_name));
+			break;
+		case SORT_CPU:
+			h = mix(h, e->cpu);
+			break;
+		default:	/* the rest only sharpen what these find */
+			break;
+		}
+	}
+	return h;
+}
+
 /* ---- table ---------------------------------------------------------- */
 
 int hists__init(struct hists *h, const struct hists_config *cfg)
@@ -280,7 +362,7 @@ static int hists__grow(struct hists *h)
 {
 	size_t size = h->size * 2, i;
 	struct hist_entry **t = calloc(size, sizeof(*t));
-	struct entry_key key = { NULL };
+	struct entry_key key = { .s = NULL };
 
 	if (!t)
 		return -ENOMEM;

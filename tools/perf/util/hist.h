@@ -171,10 +171,25 @@ struct hists_header {
 	const char *filter_lines;	/* "# comm: sh\n" ..., or NULL */
 	const char *time_slices;	/* "--time" window, or NULL */
 	bool next_event;	/* not the first: the lost samples are said */
+	bool group;		/* event_name names a group: "of events" */
 };
 
 void hists__fprintf(struct hists *hists, const struct hists_header *hdr,
 		    FILE *out);
+
+/* Entries of two histograms with equal keys (--group), and their hash. */
+bool hist_entry__same_keys(const struct hists_config *cfg,
+			   const struct hist_entry *a,
+			   const struct hist_entry *b);
+u64 hist_entry__keys_hash(const struct hists_config *cfg,
+			  const struct hist_entry *e);
+
+/*
+ * --group: the events of a group side by side, @nr histograms made with
+ * the same keys, the leader first; hdr->event_name names the group.
+ */
+void hists__fprintf_group(struct hists **members, int nr,
+			  const struct hists_header *hdr, FILE *out);
 
 /* A column's title, and an entry's value in it, as the report prints them. */
 const char *sort_key__title(enum sort_key k);

@@ -417,6 +417,48 @@ static int report_setup(struct report *r, struct perf_session *s)
 	return 0;
 }
 
+/* --group: the events of the group attr @i leads (GROUP_DESC), or 1. */
+static u32 group_size(const struct report *r, const struct perf_session *s,
+		      u32 i)
+{
+	u32 g;
+
+	for (g = 0; g < s->info.nr_groups; g++) {
+		const struct perf_group_desc *d = &s->info.groups[g];
+
+		if (d->leader_idx == i && d->nr_members > 1 &&
+		    i + d->nr_members <= (u32)r->nr_hists)
+			return d->nr_members;
+	}
+	return 1;
+}
+
+/* "anon group { cpu-clock, task-clock }", as Linux perf names it. */
+static void group_name(const struct perf_session *s, u32 i, u32 nr,
+		       char *buf, size_t size)
+{
+	size_t len;
+	u32 m;
+
+	len = snprintf(buf, size, "anon group {");
+	for (m = 0; m < nr && len < size; m++)
+		len += snprintf(buf + len, size - len, "%s %s", m ? "," : "",
+				s->attrs[i + m].name);
+	if (len < size)
+		snprintf(buf + len, size - len, " }");
+}
+
+static void print_group(struct report *r, u32 i, u32 nr,
+			const struct hists_header *hdr, FILE *out)
+{
+	struct hists *members[8];
+	u32 m;
+
+	for (m = 0; m < nr && m < 8; m++)
+		members[m] = &r->hists[i + m];
+	hists__fprintf_group(members, nr, hdr, out);
+}
+
 static void report_print(struct report *r, struct perf_session *s, FILE *out)
 {
 	bool printed = false;
@@ -447,6 +489,18 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 			.next_event = printed,
 		};
 
+		u32 nr = r->group ? group_size(r, s, i) : 1;
+		char name[512];
+
+		if (nr > 1) {
+			group_name(s, i, nr, name, sizeof(name));
+			hdr.event_name = name;
+			hdr.group = true;
+			print_group(r, i, nr, &hdr, out);
+			printed = true;
+			i += nr - 1;
+			continue;
+		}
 		if (!r->hists[i].nr_samples && s->nr_attrs > 1)
 			continue;
 		hists__fprintf(&r->hists[i], &hdr, out);

@@ -34,6 +34,7 @@ struct report {
 	bool order_set;		/* caller/callee given */
 	int max_stack;
 	const char *parent_pattern;	/* -p; NULL: the default */
+	bool group;			/* --group: a group's events together */
 
 	struct machine machine;
 	struct sort_keys keys;

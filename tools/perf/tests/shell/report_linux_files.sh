@@ -47,4 +47,18 @@ grep -c 'Total Lost Samples' "$tmpdir/ours.txt" | grep -qx 1 ||
 	fail "'Total Lost Samples' not once: $(grep -c 'Total Lost Samples' "$tmpdir/ours.txt")"
 diff "$tmpdir/linux.txt" "$tmpdir/ours.txt" ||
 	fail "the report of two events differs from Linux perf's"
+
+# --group: a group's events side by side, on both tools' recordings of a
+# group beside a lone event; members without an entry show 0.00%.
+$LINUX_PERF record -q -e '{cpu-clock,page-faults}' -e task-clock -F 1000 \
+	-o "$tmpdir/lgroup.data" -- $wl 2>/dev/null || fail "Linux perf record of a group failed"
+"$PERF" record -q -e '{cpu-clock,page-faults}' -e task-clock -F 1000 \
+	-o "$tmpdir/ogroup.data" -- $wl || fail "perf record of a group failed"
+for f in lgroup ogroup; do
+	same_report "$tmpdir/$f.data" --group
+	grep -q "of events 'anon group { cpu-clock, page-faults }'" "$tmpdir/ours.txt" ||
+		fail "--group: no group section: $(grep '# Samples' "$tmpdir/ours.txt")"
+	same_report "$tmpdir/$f.data" --group -n -s dso,sym
+	same_report "$tmpdir/$f.data" --group --comms perf --percent-limit 1
+done
 echo ok
