@@ -20,9 +20,9 @@ rc=$?
 [ $rc = 127 ] || fail "missing command gave $rc"
 grep -q "/nonexistent/cmd" "$tmpdir/out" || fail "no message naming the command"
 
-# No target at all is a usage error.
-$PERF stat -e task-clock > /dev/null 2>&1
-[ $? = 129 ] || fail "no command/target should be a usage error (129)"
+# Options that do not go together are a usage error.
+$PERF stat -e task-clock -p 1 -t 1 > /dev/null 2>&1
+[ $? = 129 ] || fail "-p with -t should be a usage error (129)"
 
 # An event this machine lacks: <not supported>, exit 0.
 $PERF stat -e cycles,task-clock -o "$tmpdir/hw" -- true || fail "cycles run failed"
