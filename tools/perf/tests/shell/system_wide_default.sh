@@ -54,9 +54,16 @@ until_seen_then_int "$tmpdir/trace.out" 'sysbusy/' trace -S -e getppid \
 grep -q '^ sysbusy ([0-9]*), ' "$tmpdir/trace.out" ||
 	fail "perf trace: no summary of sysbusy: $(tail -n 5 "$tmpdir/trace.out")"
 
-# perf stat: the system-wide header, as Linux perf prints it.
-"$PERF" stat -e task-clock -o "$tmpdir/stat.out" 2>"$tmpdir/err" &
+# perf stat: the system-wide header, as Linux perf prints it.  -v says
+# which backend it uses once it is set up, however slowly it starts.
+"$PERF" stat -v -e task-clock -o "$tmpdir/stat.out" 2>"$tmpdir/err" &
 pid=$!
+n=0
+until grep -q '^Using ' "$tmpdir/err" 2>/dev/null; do
+	n=$((n + 1))
+	[ $n -le 600 ] || fail "perf stat did not start within 60 s: $(cat "$tmpdir/err")"
+	sleep 0.1
+done
 busy
 sleep 0.5
 kill -INT $pid
