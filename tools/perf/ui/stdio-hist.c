@@ -654,7 +654,8 @@ static void print_folded(const struct hists *h, const struct hist_entry *e,
 	for (c = e->graph->child; c; c = c->sibling)
 		if (folded_walk(&w, c))
 			break;
-	qsort(w.paths, w.nr, sizeof(*w.paths), cmp_folded);
+	if (w.nr)
+		qsort(w.paths, w.nr, sizeof(*w.paths), cmp_folded);
 	for (i = 0; i < w.nr; i++) {
 		fprintf(out, "%.2f%% %s\n", pct(h, w.paths[i].hits),
 			w.paths[i].text);

