@@ -54,6 +54,26 @@ for f in linux ours; do
 	diff -u "$tmpdir/linux.rows" "$tmpdir/ours.rows" || fail "-s symbol rows differ on $f.data"
 done
 
+# As same_report, with our rows cut to the width of Linux perf's: it
+# cuts the trace text of entries it sized the column without
+# (perf-report.txt).
+same_trace_report() {
+	file=$1
+	shift
+	"$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.txt" 2>&1 ||
+		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.txt")"
+	$LINUX_PERF report -i "$file" --stdio "$@" > "$tmpdir/linux.txt" 2>&1 ||
+		fail "Linux perf report failed on $file ($*): $(cat "$tmpdir/linux.txt")"
+	width=$(grep -m1 '^# \.' "$tmpdir/linux.txt" | awk '{ print length($0) }')
+	[ -n "$width" ] || fail "Linux perf printed no column header for $file ($*)"
+	report_rows "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
+	cut -c "1-$width" "$tmpdir/ours.txt" > "$tmpdir/ours.cut"
+	report_rows "$tmpdir/ours.cut" > "$tmpdir/ours.rows"
+	[ -s "$tmpdir/linux.rows" ] || fail "Linux perf printed no rows for $file ($*)"
+	diff -u "$tmpdir/linux.rows" "$tmpdir/ours.rows" ||
+		fail "rows differ on $file ($*)"
+}
+
 # trace: a tracepoint's formatted fields, on both tools' recordings.
 if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
    [ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
@@ -62,12 +82,15 @@ if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
 	"$PERF" record -q -a -e sched:sched_switch -o "$tmpdir/ours-tp.data" -- $wl ||
 		fail "perf record -e sched:sched_switch failed"
 	for f in linux-tp ours-tp; do
-		same_report "$tmpdir/$f.data" -s trace
-		same_report "$tmpdir/$f.data" -s comm,trace
+		same_trace_report "$tmpdir/$f.data" -s trace
+		same_trace_report "$tmpdir/$f.data" -s comm,trace
 	done
-	our_report "$tmpdir/ours-tp.data" -s trace
+	our_report "$tmpdir/ours-tp.data" -s comm,trace
 	grep -q 'prev_comm=.* ==> next_comm=' "$tmpdir/ours.txt" ||
 		fail "-s trace: no sched_switch fields: $(head -n 20 "$tmpdir/ours.txt")"
+	# Each switch is printed to its end, never cut.
+	cut=$(report_rows "$tmpdir/ours.txt" | grep -v ' next_prio=[0-9]*$' | head -n 3)
+	[ -z "$cut" ] || fail "-s comm,trace cut a trace short: $cut"
 	# Samples of no tracepoint have no trace output.
 	same_report "$tmpdir/ours.data" --no-children -g none -s trace
 fi
