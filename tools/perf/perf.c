@@ -36,6 +36,7 @@ static const struct cmd_struct commands[] = {
 	{ "evlist", cmd_evlist, "List the events a perf.data recorded" },
 	{ "buildid-list", cmd_buildid_list, "List the build ids a perf.data carries" },
 	{ "diff", cmd_diff, "Compare the profiles of two perf.data files" },
+	{ "top", cmd_top, "A live profile of the system, tasks or CPUs" },
 };
 
 static const char perf_usage[] =

@@ -3,6 +3,7 @@
  * perf report --stdio: the histogram table and its call graphs, in the
  * columns Linux perf users and their scripts read.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,10 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 	h->shown_period = 0;
 	h->shown_samples = 0;
 	for (i = 0; i < h->size; i++) {
+		/* Nothing left: an entry hists__decay() emptied. */
+		if (h->table[i] && !h->table[i]->self &&
+		    !h->table[i]->children && !h->table[i]->nr_samples)
+			continue;
 		if (h->table[i] && !h->table[i]->filtered) {
 			v[n++] = h->table[i];
 			h->shown_period += h->table[i]->self;
@@ -740,6 +745,28 @@ void hists__fprintf(struct hists *h, const struct hists_header *hdr,
 	}
 	fputc('\n', out);
 	free(v);
+}
+
+int hists__fprintf_rows(struct hists *h, size_t max_rows, FILE *out)
+{
+	int width[SORT_MAX_KEYS];
+	struct hist_entry **v;
+	size_t n, i, rows = 0;
+
+	v = hists__sorted(h, &n);
+	if (!v)
+		return -ENOMEM;
+	if (n > max_rows)
+		n = max_rows;
+	compute_widths(h, v, n, width);
+	for (i = 0; i < n; i++) {
+		if (pct(h, entry_overhead(h, v[i])) < h->cfg.percent_limit)
+			continue;
+		print_row(h, v[i], width, out);
+		rows++;
+	}
+	free(v);
+	return rows;
 }
 
 /* ---- --group: the events of a group side by side ------------------------ */

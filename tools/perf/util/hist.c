@@ -755,6 +755,45 @@ int hists__flush(struct hists *h)
 	return 0;
 }
 
+static void decay(u64 *v)
+{
+	*v = *v * (HISTS_DECAY_DIV - 1) / HISTS_DECAY_DIV;
+}
+
+static void graph_decay(struct callchain_node *n)
+{
+	for (; n; n = n->sibling) {
+		decay(&n->hits);
+		graph_decay(n->child);
+	}
+}
+
+int hists__decay(struct hists *h)
+{
+	size_t i;
+	int err = hists__flush(h);
+
+	if (err)
+		return err;
+	h->total_period = 0;
+	h->nr_samples = 0;
+	for (i = 0; i < h->size; i++) {
+		struct hist_entry *e = h->table[i];
+
+		if (!e)
+			continue;
+		decay(&e->self);
+		decay(&e->children);
+		decay(&e->nr_samples);
+		if (!e->self)
+			e->nr_samples = 0;
+		graph_decay(e->graph);
+		h->total_period += e->self;
+		h->nr_samples += e->nr_samples;
+	}
+	return 0;
+}
+
 int hists__add_sample(struct hists *h, const struct hist_sample *s)
 {
 	h->total_period += s->period;

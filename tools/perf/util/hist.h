@@ -143,6 +143,13 @@ int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
 int hists__flush(struct hists *hists);
+/*
+ * perf top between refreshes: every entry keeps 7/8 of its period and
+ * samples, so the display follows what runs now; an entry decayed to
+ * nothing is no longer shown.
+ */
+#define HISTS_DECAY_DIV 8
+int hists__decay(struct hists *hists);
 /* The columns of -F besides the sort keys. */
 enum hist_field {
 	FIELD_OVERHEAD = 1,	/* self overhead, percent */
@@ -195,6 +202,13 @@ void hists__fprintf_group(struct hists **members, int nr,
 const char *sort_key__title(enum sort_key k);
 void hist_entry__key_value(enum sort_key k, const struct hist_entry *e,
 			   char *buf, size_t size);
+
+/*
+ * The rows alone, as hists__fprintf() prints them, of at most @max_rows
+ * entries, their columns as wide as those need (perf top).  Returns the
+ * rows printed or -ENOMEM.
+ */
+int hists__fprintf_rows(struct hists *hists, size_t max_rows, FILE *out);
 
 /* Entries sorted for output (overhead descending); caller frees. */
 struct hist_entry **hists__sorted(struct hists *hists, size_t *nr);

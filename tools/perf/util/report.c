@@ -322,9 +322,9 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	return hists__add_sample(h, &hs);
 }
 
-static int report_event(struct perf_session *s, const union perf_event *ev,
-			u64 offset, const struct perf_sample *sample,
-			struct perf_session_attr *attr, void *ctx)
+int report__event(struct perf_session *s, const union perf_event *ev,
+		  u64 offset, const struct perf_sample *sample,
+		  struct perf_session_attr *attr, void *ctx)
 {
 	struct report *r = ctx;
 
@@ -391,7 +391,7 @@ void report__set_build_ids(struct perf_session *s)
 	}
 }
 
-static int report_setup(struct report *r, struct perf_session *s)
+int report__begin(struct report *r, struct perf_session *s)
 {
 	u32 i;
 
@@ -515,13 +515,13 @@ static void report_print(struct report *r, struct perf_session *s, FILE *out)
 /* Returns 0, or PERF_SESSION_DATA_ERROR after a partial read, or -errno. */
 int report__process(struct report *r, struct perf_session *s)
 {
-	int err = report_setup(r, s);
+	int err = report__begin(r, s);
 
 	if (err)
 		return err;
 	progress__init(&r->progress, s->data_end - s->data_offset,
 		       "Processing events");
-	err = perf_session__for_each_event_ordered(s, report_event, r);
+	err = perf_session__for_each_event_ordered(s, report__event, r);
 	progress__finish(&r->progress);
 	return err;
 }

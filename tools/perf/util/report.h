@@ -56,6 +56,14 @@ int report__run(struct report *r, struct perf_session *s, FILE *out);
 /* The histograms of @s in r->hists, not printed: report__run's first half. */
 int report__process(struct report *r, struct perf_session *s);
 void report__exit(struct report *r);
+/*
+ * For a live stream (perf top): report__begin() makes the histograms
+ * of @s's attrs, then report__event() takes its records one by one.
+ */
+int report__begin(struct report *r, struct perf_session *s);
+int report__event(struct perf_session *s, const union perf_event *ev,
+		  u64 offset, const struct perf_sample *sample,
+		  struct perf_session_attr *attr, void *ctx);
 
 /* Is @val, or the string @s, in the comma separated @list? */
 bool report__list_has_num(const char *list, u32 val);
