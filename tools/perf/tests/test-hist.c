@@ -12,7 +12,8 @@
 static int dso_main, dso_lib;
 static int sym_a, sym_b, sym_main, sym_lib;
 
-#define F(d, s, n, start) { &d, #d, &s, n, start, 0, 0, '.' }
+#define F(d, s, n, start) { .dso = &d, .dso_name = #d, .sym = &s, \
+	.sym_name = n, .sym_start = start, .level = '.' }
 
 static const struct hist_frame fa = F(dso_main, sym_a, "hot_a", 0x1000);
 static const struct hist_frame fb = F(dso_main, sym_b, "hot_b", 0x2000);
@@ -49,10 +50,12 @@ static int check_copies(struct test_ctx *ctx)
 {
 	static int copy_dso, copy_sym, other_sym;
 	const struct hist_frame copy_a = {
-		&copy_dso, "dso_main", &copy_sym, "hot_a", 0x1000, 0, 0, '.'
+		.dso = &copy_dso, .dso_name = "dso_main", .sym = &copy_sym,
+		.sym_name = "hot_a", .sym_start = 0x1000, .level = '.'
 	};
 	const struct hist_frame copy_other = {
-		&copy_dso, "dso_main", &other_sym, "hot_a", 0x1800, 0, 0, '.'
+		.dso = &copy_dso, .dso_name = "dso_main", .sym = &other_sym,
+		.sym_name = "hot_a", .sym_start = 0x1800, .level = '.'
 	};
 	struct hists_config cfg = { 0 };
 	struct hists h;
@@ -73,6 +76,86 @@ static int check_copies(struct test_ctx *ctx)
 	/* fl: same address, another object; copy_other: another address. */
 	TEST_ASSERT(ctx, h.nr_entries == 3, "sym key: %zu entries, want 3",
 		    h.nr_entries);
+	hists__exit(&h);
+	return TEST_OK;
+}
+
+/* dso_size: a number for mapped samples, "unknown" for the others. */
+static int check_dso_size(struct test_ctx *ctx)
+{
+	const struct hist_frame unmapped = {
+		.dso_name = "[unknown]", .addr = 0x1234, .level = '.'
+	};
+	struct hist_frame mapped = fa;
+	struct hists_config cfg = { 0 };
+	struct hists h;
+	char *out;
+
+	mapped.map_size = 8192;
+	sort_keys__parse("dso_size", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &mapped, NULL, 0, 300);
+	add(&h, "work", &unmapped, NULL, 0, 100);
+	out = render(&h);
+	TEST_ASSERT(ctx, strstr(out, "    75.00%      8192\n") &&
+		    strstr(out, "    25.00%   unknown\n"), "dso_size rows: %s", out);
+	hists__exit(&h);
+	return TEST_OK;
+}
+
+/*
+ * perf top's decay: 7/8 of every entry stays, and an entry with nothing
+ * left is no longer shown.
+ */
+static int check_decay(struct test_ctx *ctx)
+{
+	struct hists_config cfg = { 0 };
+	struct hists h;
+	char *out;
+	int i;
+
+	sort_keys__parse("sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, NULL, 0, 800);
+	add(&h, "work", &fb, NULL, 0, 8);
+	TEST_ASSERT(ctx, !hists__decay(&h) && h.total_period == 707,
+		    "decayed total %llu, want 700 + 7",
+		    (unsigned long long)h.total_period);
+	for (i = 0; i < 20; i++)
+		hists__decay(&h);
+	add(&h, "work", &fa, NULL, 0, 800);
+	out = render(&h);
+	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "hot_b"),
+		    "an entry decayed to nothing is shown: %s", out);
+	hists__exit(&h);
+	return TEST_OK;
+}
+
+/*
+ * A thread sampled before its COMM: its ":TID" entries take the name it
+ * got first and merge with that name's, as Linux perf shows them.
+ */
+static int check_named_later(struct test_ctx *ctx)
+{
+	const char *first = NULL;
+	struct hists_config cfg = { 0 };
+	struct hist_sample s = { .period = 100, .ip = fa };
+	struct hists h;
+	char *out;
+
+	sort_keys__parse("comm,sym", &cfg);
+	hists__init(&h, &cfg);
+	s.comm = hists__intern(&h, ":42");
+	s.first_comm = &first;
+	hists__add_sample(&h, &s);
+	s.comm = hists__intern(&h, "work");
+	s.first_comm = NULL;
+	hists__add_sample(&h, &s);
+	first = "work";
+	out = render(&h);
+	TEST_ASSERT(ctx, h.nr_entries == 1 && !strstr(out, ":42") &&
+		    strstr(out, "   100.00%  work     [.] hot_a\n"),
+		    "%zu entries: %s", h.nr_entries, out);
 	hists__exit(&h);
 	return TEST_OK;
 }
@@ -149,5 +232,7 @@ int test__hists(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "lib_loop"),
 		    "percent limit: %s", out);
 	hists__exit(&h);
+	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx))
+		return TEST_FAIL;
 	return check_copies(ctx);
 }

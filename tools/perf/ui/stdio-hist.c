@@ -69,6 +69,10 @@ static int cmp_key(enum sort_key k, const struct hist_entry *a,
 		return a->parent ? -1 : b->parent ? 1 : 0;
 	case SORT_TRACE:
 		return cmp_str(a->trace, b->trace);
+	case SORT_SRCLINE:
+		return cmp_str(a->frame.srcline, b->frame.srcline);
+	case SORT_SRCFILE:
+		return cmp_str(a->frame.srcfile, b->frame.srcfile);
 	default:
 		return 0;
 	}
@@ -132,7 +136,7 @@ struct hist_entry **hists__sorted(struct hists *h, size_t *nr)
 	struct hist_entry **v;
 	size_t i, n = 0;
 
-	if (hists__flush(h))
+	if (hists__flush(h) || hists__name_threads(h))
 		return NULL;
 	v = malloc((h->nr_entries + 1) * sizeof(*v));
 	if (!v)
@@ -174,6 +178,8 @@ static const char *key_title(enum sort_key k)
 	case SORT_DSO_SIZE: return "DSO size";
 	case SORT_PARENT: return "Parent symbol";
 	case SORT_TRACE: return "Trace output";
+	case SORT_SRCLINE: return "Source:Line";
+	case SORT_SRCFILE: return "Source File";
 	default: return "?";
 	}
 }
@@ -218,13 +224,23 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 		snprintf(buf, size, "%.3d", e->socket);
 		break;
 	case SORT_DSO_SIZE:
-		snprintf(buf, size, "%llu", (unsigned long long)f->map_size);
+		if (f->dso)
+			snprintf(buf, size, "%llu",
+				 (unsigned long long)f->map_size);
+		else
+			snprintf(buf, size, "unknown");
 		break;
 	case SORT_PARENT:
 		snprintf(buf, size, "%s", e->parent ? e->parent : "[other]");
 		break;
 	case SORT_TRACE:
 		snprintf(buf, size, "%s", e->trace ? e->trace : "N/A");
+		break;
+	case SORT_SRCLINE:
+		snprintf(buf, size, "%s", f->srcline ? f->srcline : "??:0");
+		break;
+	case SORT_SRCFILE:
+		snprintf(buf, size, "%s", f->srcfile ? f->srcfile : "");
 		break;
 	default:
 		buf[0] = '\0';

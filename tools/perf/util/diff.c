@@ -225,7 +225,8 @@ static int table_fill(struct diff_table *t, const struct hists *bh,
 
 /*
  * Linux perf's order: the entries of the new file by the size of their
- * change, then by their baseline share and their names; the entries
+ * change, then by their baseline share, their object, named symbols
+ * before addresses, and their names; the entries
  * only the baseline has come last, by their share.
  */
 static int cmp_rows(const void *pa, const void *pb)
@@ -247,6 +248,9 @@ static int cmp_rows(const void *pa, const void *pb)
 	c = strcmp(a->dso, b->dso);
 	if (c)
 		return c;
+	/* As in perf report: named symbols before raw addresses. */
+	if (!a->unresolved != !b->unresolved)
+		return a->unresolved ? 1 : -1;
 	c = strcmp(a->key[0], b->key[0]);
 	return c ? c : strcmp(a->key[1], b->key[1]);
 }

@@ -27,6 +27,8 @@ static const struct {
 	{ "dso_size", SORT_DSO_SIZE },
 	{ "parent", SORT_PARENT },
 	{ "trace", SORT_TRACE },
+	{ "srcline", SORT_SRCLINE },
+	{ "srcfile", SORT_SRCFILE },
 };
 
 
@@ -42,7 +44,7 @@ static int sort_key_by_name(const char *name)
 
 const char *sort_keys__names(void)
 {
-	return "comm, pid, dso, sym (symbol), cpu, socket, dso_size, parent, trace";
+	return "comm, pid, dso, sym (symbol), cpu, socket, dso_size, parent, trace, srcline, srcfile";
 }
 
 int sort_keys__parse(const char *str, struct hists_config *cfg)
@@ -213,6 +215,12 @@ static u64 entry_hash(const struct hists_config *cfg,
 		case SORT_TRACE:
 			h = mix(h, (uintptr_t)KEY_FIELD(key, trace));
 			break;
+		case SORT_SRCLINE:
+			h = mix(h, (uintptr_t)f->srcline);
+			break;
+		case SORT_SRCFILE:
+			h = mix(h, (uintptr_t)f->srcfile);
+			break;
 		default:
 			break;
 		}
@@ -244,6 +252,10 @@ static bool entry_matches(const struct hists_config *cfg,
 	if (key_has(cfg, SORT_DSO_SIZE) && e->frame.map_size != f->map_size)
 		return false;
 	if (key_has(cfg, SORT_SYM) && !key_sym_same(&e->frame, f))
+		return false;
+	if (key_has(cfg, SORT_SRCLINE) && e->frame.srcline != f->srcline)
+		return false;
+	if (key_has(cfg, SORT_SRCFILE) && e->frame.srcfile != f->srcfile)
 		return false;
 	return true;
 }
@@ -294,6 +306,14 @@ bool hist_entry__same_keys(const struct hists_config *cfg,
 			break;
 		case SORT_TRACE:
 			if (!same_name(a->trace, b->trace))
+				return false;
+			break;
+		case SORT_SRCLINE:
+			if (!same_name(a->frame.srcline, b->frame.srcline))
+				return false;
+			break;
+		case SORT_SRCFILE:
+			if (!same_name(a->frame.srcfile, b->frame.srcfile))
 				return false;
 			break;
 		default:
@@ -405,6 +425,7 @@ static struct hist_entry *hists__findnew(struct hists *h,
 		return NULL;
 	e->comm = s->comm;
 	e->thread_comm = h->cur_thread_comm;
+	e->first_comm = h->cur_first_comm;
 	e->pid = s->tid;
 	e->tid = h->cur_tid;
 	e->filtered = h->cur_filtered;
@@ -586,6 +607,7 @@ static int hists__account(struct hists *h, const struct hist_sample *s,
 	struct hist_entry *self;
 
 	h->cur_thread_comm = s->thread_comm;
+	h->cur_first_comm = s->first_comm;
 	h->cur_tid = s->tid;
 	h->cur_filtered = s->filtered;
 	h->cur_count = count;
@@ -625,7 +647,8 @@ static bool frames_equal(const struct hist_frame *a,
 			 const struct hist_frame *b)
 {
 	return frame_same(a, b) && a->level == b->level && a->dso == b->dso &&
-	       a->map_size == b->map_size;
+	       a->map_size == b->map_size && a->srcline == b->srcline &&
+	       a->srcfile == b->srcfile;
 }
 
 /*
@@ -753,6 +776,97 @@ int hists__flush(struct hists *h)
 	h->shape_list = NULL;
 	h->shapes_tail = &h->shape_list;
 	return 0;
+}
+
+/* ---- naming threads after the fact ------------------------------------- */
+
+static int graph_merge(struct hists *h, struct callchain_node *dst,
+		       const struct callchain_node *src)
+{
+	const struct callchain_node *c;
+
+	dst->hits += src->hits;
+	for (c = src->child; c; c = c->sibling) {
+		struct callchain_node *d = node_child(h, dst, &c->frame);
+
+		if (!d || graph_merge(h, d, c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int entry_merge(struct hists *h, struct hist_entry *dst,
+		       struct hist_entry *src)
+{
+	dst->self += src->self;
+	dst->children += src->children;
+	dst->nr_samples += src->nr_samples;
+	dst->filtered = dst->filtered && src->filtered;
+	if (!src->graph)
+		return 0;
+	if (!dst->graph) {
+		dst->graph = src->graph;
+		return 0;
+	}
+	return graph_merge(h, dst->graph, src->graph);
+}
+
+static bool any_thread_named(const struct hists *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->size; i++)
+		if (h->table[i] && h->table[i]->first_comm &&
+		    *h->table[i]->first_comm)
+			return true;
+	return false;
+}
+
+/* Put @e in the table, or merge it into the entry with its keys. */
+static int entry_reinsert(struct hists *h, struct hist_entry *e)
+{
+	struct entry_key key = { .e = e, .f = &e->frame };
+	struct hist_entry *m;
+	size_t j = entry_hash(&h->cfg, &key) & (h->size - 1);
+
+	for (; (m = h->table[j]) != NULL; j = (j + 1) & (h->size - 1))
+		if (hist_entry__same_keys(&h->cfg, m, e))
+			return entry_merge(h, m, e);
+	h->table[j] = e;
+	h->nr_entries++;
+	return 0;
+}
+
+int hists__name_threads(struct hists *h)
+{
+	struct hist_entry **old = h->table;
+	size_t i;
+	int err = 0;
+
+	if (!key_has(&h->cfg, SORT_COMM) || !any_thread_named(h))
+		return 0;
+	h->table = calloc(h->size, sizeof(*h->table));
+	if (!h->table) {
+		h->table = old;
+		return -ENOMEM;
+	}
+	h->nr_entries = 0;
+	for (i = 0; i < h->size && !err; i++) {
+		struct hist_entry *e = old[i];
+
+		if (!e)
+			continue;
+		if (e->first_comm && *e->first_comm) {
+			e->comm = hists__intern(h, *e->first_comm);
+			if (!e->comm)
+				err = -ENOMEM;
+		}
+		e->first_comm = NULL;
+		if (!err)
+			err = entry_reinsert(h, e);
+	}
+	free(old);
+	return err;
 }
 
 static void decay(u64 *v)

@@ -23,6 +23,8 @@ enum sort_key {
 	SORT_DSO_SIZE,		/* the size of the sample's mapping */
 	SORT_PARENT,		/* the first frame matching --parent */
 	SORT_TRACE,		/* a tracepoint's formatted fields */
+	SORT_SRCLINE,		/* "file.c:42" of the frame's address */
+	SORT_SRCFILE,		/* "file.c" */
 	SORT_NR_KINDS,
 	SORT_MAX_KEYS = 8,	/* keys one --sort may give */
 };
@@ -37,11 +39,19 @@ struct hist_frame {
 	u64 addr;		/* shown when there is no symbol */
 	u64 map_size;		/* of the mapping it fell in; 0: none */
 	char level;		/* '.' user, 'k' kernel, 'g' guest, 'H' hv */
+	/* Interned, with the srcline or srcfile key only (srcline.h). */
+	const char *srcline;
+	const char *srcfile;
 };
 
 struct hist_sample {
 	const char *comm;	/* interned: equal names, equal pointers */
 	const char * const *thread_comm;	/* the thread's latest name */
+	/*
+	 * A thread not yet named: where its first name will be, which
+	 * then names the entries @comm (":TID") made, as in Linux perf.
+	 */
+	const char * const *first_comm;
 	u32 pid;
 	u32 tid;
 	int cpu;
@@ -68,6 +78,7 @@ struct callchain_node {
 struct hist_entry {
 	const char *comm;
 	const char * const *thread_comm;
+	const char * const *first_comm;
 	u32 pid;			/* the "pid" key: the thread id */
 	u32 tid;
 	int cpu;
@@ -122,6 +133,7 @@ struct hists {
 	u64 shown_samples;
 	u64 sample_seq;
 	const char * const *cur_thread_comm;	/* of the sample being added */
+	const char * const *cur_first_comm;
 	u32 cur_tid;
 	bool cur_filtered;
 	u64 cur_count;
@@ -143,6 +155,12 @@ int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
 int hists__flush(struct hists *hists);
+/*
+ * Entries of a thread met before it was named take the name it got
+ * first, merging with the entries of that name, as Linux perf shows
+ * them.  Done before output; 0 or -ENOMEM.
+ */
+int hists__name_threads(struct hists *hists);
 /*
  * perf top between refreshes: every entry keeps 7/8 of its period and
  * samples, so the display follows what runs now; an entry decayed to

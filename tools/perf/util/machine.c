@@ -387,6 +387,8 @@ static int machine__comm(struct machine *m, const struct perf_record_comm *ev)
 	t->comm = machine__intern_comm(m, comm);
 	if (!t->comm)
 		return -ENOMEM;
+	if (!t->comm_set)
+		t->first_comm = t->comm;
 	t->comm_set = true;
 	return 0;
 }

@@ -59,6 +59,11 @@ struct thread {
 	u32 ppid;		/* tid of the parent, (u32)-1 when unknown */
 	const char *comm;	/* interned; ":TID" until a COMM names it */
 	bool comm_set;
+	/*
+	 * The name the first COMM (or FORK) gave a thread that samples
+	 * had already met as ":TID": Linux perf renames those samples.
+	 */
+	const char *first_comm;
 	bool dead;		/* an EXIT was seen, or the tid was reused */
 	bool exited;		/* an EXIT was seen */
 	u32 replaced_seq;	/* order of tid reuse, 1 up; 0 while current */

@@ -302,6 +302,7 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	hs.comm = hists__intern(h, t ? t->comm : ":-1");
 	hs.filtered = sample_hidden(r, s, hs.comm, dso_name(&al));
 	hs.thread_comm = t ? &t->comm : NULL;
+	hs.first_comm = t && !t->comm_set ? &t->first_comm : NULL;
 	hs.pid = s->pid;
 	hs.tid = s->tid;
 	hs.cpu = s->cpu;

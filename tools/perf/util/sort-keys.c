@@ -8,6 +8,7 @@
 #include <string.h>
 #include <event-parse.h>
 #include "sort-keys.h"
+#include "srcline.h"
 #include "trace-data.h"
 
 static int setup_parent(struct sort_keys *k, const char *pattern,
@@ -76,6 +77,12 @@ int sort_keys__setup(struct sort_keys *k, const struct hists_config *cfg,
 		err = setup_parent(k, parent_pattern, cmd);
 	if (!err && sort_keys__has(cfg, SORT_TRACE))
 		err = setup_trace(k, s, cmd);
+	if (!err && (sort_keys__has(cfg, SORT_SRCLINE) ||
+		     sort_keys__has(cfg, SORT_SRCFILE))) {
+		k->srclines = srcline_cache__new();
+		if (!k->srclines)
+			err = -ENOMEM;
+	}
 	return err;
 }
 
@@ -90,6 +97,7 @@ void sort_keys__exit(struct sort_keys *k)
 	if (k->tep)
 		tep_free(k->tep);
 	free(k->events);
+	srcline_cache__delete(k->srclines);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -139,10 +147,37 @@ static const char *format_trace(struct sort_keys *k, struct hists *h,
 	return hists__intern(h, k->seq->buffer);
 }
 
+/*
+ * A frame's source line.  Chain frames without a symbol carry their raw
+ * address, not one in the object: they get the object and address form.
+ */
+static void fill_srcline(struct sort_keys *k, struct hists *h,
+			 struct hist_frame *f, bool rel)
+{
+	const struct srcline *sl;
+
+	if (!rel && !f->sym)
+		sl = srcline__find(k->srclines, NULL, f->addr, NULL, 0);
+	else
+		sl = srcline__find(k->srclines, (struct dso *)f->dso, f->addr,
+				   f->sym_name, f->sym_start);
+	f->srcline = sl ? hists__intern(h, sl->line) : NULL;
+	f->srcfile = sl ? hists__intern(h, sl->file) : NULL;
+}
+
 void sort_keys__fill(struct sort_keys *k, struct hists *h,
 		     struct hist_sample *hs, const struct perf_sample *s,
 		     const struct perf_session_attr *attr)
 {
+	int i;
+
+	if (k->srclines) {
+		fill_srcline(k, h, &hs->ip, true);
+		/* The chain is the caller's scratch copy, filled per sample. */
+		for (i = 0; i < hs->chain_len; i++)
+			fill_srcline(k, h, (struct hist_frame *)&hs->chain[i],
+				     false);
+	}
 	hs->socket = socket_of(k, hs->cpu);
 	if (k->have_parent)
 		hs->parent = find_parent(k, hs);

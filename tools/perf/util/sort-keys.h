@@ -5,7 +5,8 @@
  * The values of the report sort keys that need more than the sample's
  * own fields: the CPU's socket (the file's CPU_TOPOLOGY), the parent
  * (the first frame whose symbol matches a regular expression) and a
- * tracepoint's formatted fields (the file's tracing data).
+ * tracepoint's formatted fields (the file's tracing data), and the
+ * source line of a frame (its object's DWARF).
  */
 #include <regex.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 struct tep_handle;
 struct tep_event;
 struct trace_seq;
+struct srcline_cache;
 
 /* Linux perf's parent pattern: system calls and page faults. */
 #define SORT_PARENT_DEFAULT "^sys_|^do_page_fault"
@@ -29,6 +31,7 @@ struct sort_keys {
 	struct trace_seq *seq;
 	struct tep_event **events;	/* per attr index; NULL: not one */
 	u32 nr_events;
+	struct srcline_cache *srclines;	/* with srcline or srcfile only */
 };
 
 /*
@@ -41,7 +44,10 @@ int sort_keys__setup(struct sort_keys *k, const struct hists_config *cfg,
 		     const char *cmd);
 void sort_keys__exit(struct sort_keys *k);
 
-/* Socket, trace and the parent from @hs->ip and @hs->chain. */
+/*
+ * Socket, trace and the parent from @hs->ip and @hs->chain; the source
+ * lines of those frames.
+ */
 void sort_keys__fill(struct sort_keys *k, struct hists *h,
 		     struct hist_sample *hs, const struct perf_sample *s,
 		     const struct perf_session_attr *attr);

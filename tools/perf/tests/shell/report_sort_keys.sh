@@ -1,5 +1,5 @@
 #!/bin/sh
-# perf report sort keys by their Linux names equal Linux perf's: symbol, cpu, socket, dso_size, parent, trace
+# perf report sort keys by their Linux names equal Linux perf's: symbol, cpu, socket, dso_size, parent, trace, srcline, srcfile
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_sampling
@@ -55,15 +55,15 @@ for f in linux ours; do
 done
 
 # As same_report, with our rows cut to the width of Linux perf's: it
-# cuts the trace text of entries it sized the column without
-# (perf-report.txt).
-same_trace_report() {
+# cuts the trace and srcline text of entries it sized the column
+# without (perf-report.txt).
+same_cut_report() {
 	file=$1
 	shift
-	"$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.txt" 2>&1 ||
-		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.txt")"
-	$LINUX_PERF report -i "$file" --stdio "$@" > "$tmpdir/linux.txt" 2>&1 ||
-		fail "Linux perf report failed on $file ($*): $(cat "$tmpdir/linux.txt")"
+	"$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.txt" 2> "$tmpdir/ours.err" ||
+		fail "our report failed on $file ($*): $(cat "$tmpdir/ours.err")"
+	$LINUX_PERF report -i "$file" --stdio "$@" > "$tmpdir/linux.txt" 2> "$tmpdir/linux.err" ||
+		fail "Linux perf report failed on $file ($*): $(cat "$tmpdir/linux.err")"
 	width=$(grep -m1 '^# \.' "$tmpdir/linux.txt" | awk '{ print length($0) }')
 	[ -n "$width" ] || fail "Linux perf printed no column header for $file ($*)"
 	report_rows "$tmpdir/linux.txt" > "$tmpdir/linux.rows"
@@ -74,6 +74,19 @@ same_trace_report() {
 		fail "rows differ on $file ($*)"
 }
 
+# srcline and srcfile: the workload's lines from its DWARF, and the
+# kernel's "function+offset".  Only these objects: in the dynamic
+# loader binutils' addr2line, which Linux perf asks, names other files
+# (perf-report.txt).
+for f in linux ours; do
+	for keys in srcline srcfile dso,srcline sym,srcline sym,srcfile; do
+		same_cut_report "$tmpdir/$f.data" --no-children -g none -s $keys \
+			--dsos 'perf,libperf-hot.so,[kernel.kallsyms]'
+	done
+	grep -Eq '^ +[0-9.]+% +\[\.\] workload_hot_a +cpuloop\.c$' "$tmpdir/ours.txt" ||
+		fail "-s sym,srcfile: no workload_hot_a in cpuloop.c: $(report_rows "$tmpdir/ours.txt")"
+done
+
 # trace: a tracepoint's formatted fields, on both tools' recordings.
 if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
    [ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; then
@@ -82,8 +95,8 @@ if [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
 	"$PERF" record -q -a -e sched:sched_switch -o "$tmpdir/ours-tp.data" -- $wl ||
 		fail "perf record -e sched:sched_switch failed"
 	for f in linux-tp ours-tp; do
-		same_trace_report "$tmpdir/$f.data" -s trace
-		same_trace_report "$tmpdir/$f.data" -s comm,trace
+		same_cut_report "$tmpdir/$f.data" -s trace
+		same_cut_report "$tmpdir/$f.data" -s comm,trace
 	done
 	our_report "$tmpdir/ours-tp.data" -s comm,trace
 	grep -q 'prev_comm=.* ==> next_comm=' "$tmpdir/ours.txt" ||
