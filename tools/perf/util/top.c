@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,8 +91,15 @@ static void top_term_size(FILE *out, unsigned int *rows, unsigned int *cols)
 
 static int top_spawn_recorder(struct top *t, char * const *argv)
 {
+	char self[PATH_MAX];
+	ssize_t len;
 	int p[2];
 
+	/* By its path, not /proc/self/exe, so the recorder is named perf. */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return len < 0 ? -errno : -ENOENT;
+	self[len] = '\0';
 	if (pipe2(p, O_CLOEXEC))
 		return -errno;
 	t->recorder = fork();
@@ -106,7 +114,7 @@ static int top_spawn_recorder(struct top *t, char * const *argv)
 		/* dup2() leaves the copy open across exec. */
 		if (dup2(p[1], STDOUT_FILENO) < 0)
 			_exit(127);
-		execv("/proc/self/exe", argv);
+		execv(self, argv);
 		fprintf(stderr, "perf top: cannot run perf record: %s\n",
 			strerror(errno));
 		_exit(127);
