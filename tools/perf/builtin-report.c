@@ -103,15 +103,11 @@ static int report_cmd_options(struct report_cmd *cmd,
 					       "--percentage takes relative or absolute");
 		r->cfg.relative = true;
 	}
-	if (cmd->percent_limit) {
-		char *end;
-
-		r->cfg.percent_limit = strtod(cmd->percent_limit, &end);
-		if (*end && strcmp(end, "%"))
-			usage_with_options_msg(report_usage, options,
-					       "bad --percent-limit '%s'",
-					       cmd->percent_limit);
-	}
+	if (cmd->percent_limit &&
+	    hist_percent_limit__parse(cmd->percent_limit, &r->cfg))
+		usage_with_options_msg(report_usage, options,
+				       "bad --percent-limit '%s'",
+				       cmd->percent_limit);
 	if (callchain_frames__parse(cmd->frames, &r->frames))
 		usage_with_options_msg(report_usage, options,
 				       "--call-graph-frames takes all, user or kernel");

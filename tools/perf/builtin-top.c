@@ -104,15 +104,11 @@ static void top_check_options(struct top_cmd *cmd,
 		usage_with_options_msg(top_usage, options,
 				       "unknown sort key in '%s' (use %s)",
 				       cmd->sort, sort_keys__names());
-	if (cmd->percent_limit) {
-		char *end;
-
-		r->cfg.percent_limit = strtod(cmd->percent_limit, &end);
-		if (*end && strcmp(end, "%"))
-			usage_with_options_msg(top_usage, options,
-					       "bad --percent-limit '%s'",
-					       cmd->percent_limit);
-	}
+	if (cmd->percent_limit &&
+	    hist_percent_limit__parse(cmd->percent_limit, &r->cfg))
+		usage_with_options_msg(top_usage, options,
+				       "bad --percent-limit '%s'",
+				       cmd->percent_limit);
 	if (!cmd->t.delay_secs)
 		usage_with_options_msg(top_usage, options,
 				       "-d takes a delay of at least one second");

@@ -94,6 +94,14 @@ int hist_fields__parse(const char *str, struct hists_config *cfg)
 	return cfg->nr_fields ? 0 : -EINVAL;
 }
 
+int hist_percent_limit__parse(const char *str, struct hists_config *cfg)
+{
+	char *end;
+
+	cfg->percent_limit = strtod(str, &end);
+	return end == str || (*end && strcmp(end, "%")) ? -EINVAL : 0;
+}
+
 bool sort_keys__has(const struct hists_config *cfg, enum sort_key k)
 {
 	int i;

@@ -182,6 +182,9 @@ enum hist_field {
  */
 int hist_fields__parse(const char *str, struct hists_config *cfg);
 
+/* --percent-limit: "5" or "5%"; 0 or -EINVAL. */
+int hist_percent_limit__parse(const char *str, struct hists_config *cfg);
+
 /* "comm,dso,sym": the keys by their Linux perf names; -EINVAL if unknown. */
 int sort_keys__parse(const char *str, struct hists_config *cfg);
 /* The key names sort_keys__parse() takes, for messages. */
