@@ -16,5 +16,6 @@ int cmd_evlist(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
+int cmd_data(int argc, const char **argv);
 
 #endif /* __PERF_BUILTIN_H */

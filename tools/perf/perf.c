@@ -28,6 +28,7 @@ static const struct cmd_struct commands[] = {
 	{ "record", cmd_record, "Sample a command, tasks or CPUs into perf.data" },
 	{ "report", cmd_report, "Show where the samples of a perf.data fell" },
 	{ "script", cmd_script, "Print the samples of a perf.data, one line each" },
+	{ "data", cmd_data, "Convert a perf.data into another format (JSON)" },
 	{ "sched", cmd_sched, "Record and analyse scheduler events" },
 	{ "trace", cmd_trace, "Trace the syscalls of a command, tasks or the system" },
 	{ "stat", cmd_stat, "Count events while a command runs" },

@@ -173,6 +173,17 @@ struct fuzz_reader {
 	const char *opts[12];
 };
 
+/*
+ * perf data convert has no --symfs or --kallsyms (nor has Linux perf's):
+ * it gets the empty tree through symbol_conf, which fuzz__run() clears.
+ */
+static int data_convert(int argc, const char **argv)
+{
+	symbol_conf.symfs = fuzz_symfs;
+	symbol_conf.kallsyms = fuzz_kallsyms;
+	return cmd_data(argc, argv);
+}
+
 /* Filled in with fuzz__init()'s empty tree by reader_opts(). */
 #define SYMFS "@symfs"
 #define KALLSYMS "@kallsyms"
@@ -189,6 +200,7 @@ static const struct fuzz_reader readers[] = {
 	{ cmd_trace, { "trace" }, { "-S", "-T", "--symfs", SYMFS } },
 	{ cmd_script, { "script" }, { "--show-task-events", "--show-mmap-events",
 				      "--show-lost-events", SYMS_LATER } },
+	{ data_convert, { "data", "convert" }, { "-f", "--to-json", "/dev/null" } },
 };
 
 /* The options of @r, with the empty symfs and kallsyms filled in. */
@@ -208,7 +220,7 @@ static void reader_opts(const struct fuzz_reader *r, const char **opts)
 
 /*
  * One reader an input, chosen by its size: every input runs one command
- * (seven times as many inputs a second as running them all), the same
+ * (eight times as many inputs a second as running them all), the same
  * one each time it is run again, and mutations that change the size
  * move it to the others.
  */

@@ -38,9 +38,10 @@ int fuzz__run_pipe(fuzz_cmd_fn fn, const char **argv, const u8 *data,
 
 /*
  * A command that reads perf.data, with options that reach the most
- * code (report, report -D, sched timehist, trace -i, script), on the
- * input as a file or through a pipe: which one follows from the size
- * of the input, so that running an input again runs the same one.
+ * code (report, report -D, sched timehist, trace -i, script, data
+ * convert), on the input as a file or through a pipe: which one follows
+ * from the size of the input, so that running an input again runs the
+ * same one.
  */
 void fuzz__run_readers(const u8 *data, size_t size, bool pipe);
 
