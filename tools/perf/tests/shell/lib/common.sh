@@ -151,9 +151,12 @@ report_blocks() {
 		function flush(   i, j, t, out) {
 			if (head == "")
 				return
+			# As strings: awk compares lines that read as
+			# numbers (raw frames like " 0x4") as numbers,
+			# which is no total order with the others.
 			for (i = 0; i < n; i++)
 				for (j = i + 1; j < n; j++)
-					if (lines[j] < lines[i]) { t = lines[i]; lines[i] = lines[j]; lines[j] = t }
+					if ((lines[j] "") < (lines[i] "")) { t = lines[i]; lines[i] = lines[j]; lines[j] = t }
 			out = head
 			# Graphs of symbol-less entries hold raw frame
 			# addresses, where Linux perf repeats one address
