@@ -594,6 +594,22 @@ static void let_writers_run(void)
 	msleep(20);
 }
 
+/* Upper bound, in let_writers_run() steps, on waiting for a write. */
+#define MAX_WRITE_WAITS	250
+
+/*
+ * Wait until the head moves past @head.  An emulated CPU on a loaded
+ * host may not run a writer for tens of milliseconds, so the writes
+ * after a resume are waited for, not expected within one step.
+ */
+static void wait_for_write(struct perf_counter_buffer *rb, u64 head)
+{
+	int i;
+
+	for (i = 0; i < MAX_WRITE_WAITS && data_head(rb) == head; i++)
+		let_writers_run();
+}
+
 /* Start a writer on every online CPU; returns how many run. */
 static unsigned int start_writers(struct kunit *test,
 				  struct perf_counter_buffer *rb,
@@ -673,11 +689,13 @@ static void snapshot_while_writers_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr, num_online_cpus());
 	for (i = 0; nr && i < 3; i++) {
 		let_writers_run();
+		wait_for_write(rb, data_head(rb));
 		if (!take_snapshot(test, rb, copy, types, last_seq))
 			break;
 	}
 	head = rb ? data_head(rb) : 0;
-	let_writers_run();
+	if (nr)
+		wait_for_write(rb, head);
 	for (i = 0; i < nr; i++) {
 		kthread_stop(writers[i].task);
 		KUNIT_EXPECT_GT(test, writers[i].records, 0UL);

@@ -106,10 +106,24 @@ static void count_clock_sample(const struct perf_counter_header *h,
 }
 
 /*
+ * The fewest samples of @expected periods.  An emulated CPU delays
+ * timers, and one late expiry is one sample however many periods it
+ * missed: a third short at most on an idle host, but 193 of 305 and 340
+ * of 615 were seen with the host loaded, whose scheduler leaves a vCPU
+ * thread off its CPU for tens of milliseconds ("hrtimer: interrupt
+ * took 28 ms").  vm-run under TCG says so in PERF_COUNTER_EMULATED_CPU.
+ */
+static __u64 min_clock_samples(__u64 expected)
+{
+	return getenv("PERF_COUNTER_EMULATED_CPU") ? expected / 3 :
+						     expected * 2 / 3;
+}
+
+/*
  * cpu-clock sampling at @hz (a period of 1/@hz s, or attr.freq) over
  * 300 ms of CPU time: each sample says that period, and their number is
- * 300 ms * @hz, less a third at most (an emulated CPU delays timers) or
- * more by a tenth (the clock runs while the task is on the CPU, also
+ * 300 ms * @hz, less than that as min_clock_samples() allows, or more
+ * by a tenth (the clock runs while the task is on the CPU, also
  * through time a hypervisor steals, which CPU time leaves out).
  */
 static void check_clock_rate(struct __test_metadata *_metadata,
@@ -146,7 +160,7 @@ static void check_clock_rate(struct __test_metadata *_metadata,
 	       hz, t.samples, used / 1000000, expected);
 	EXPECT_EQ(0, t.bad);
 	EXPECT_EQ(0, t.lost);
-	EXPECT_LE(expected * 2 / 3, t.samples);
+	EXPECT_LE(min_clock_samples(expected), t.samples);
 	EXPECT_GE(expected + expected / 10 + 2, t.samples);
 	ring_unmap(&r);
 	close(fd);
