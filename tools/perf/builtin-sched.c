@@ -181,6 +181,7 @@ static int timehist_open_run(struct timehist_cmd *cmd)
 	err = perf_session__open_report(&s, cmd->input, "perf sched timehist");
 	if (err)
 		return err == PERF_SESSION_EMPTY ? 0 : 1;
+	report__set_build_ids(&s);
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	err = sched_timehist__run(&cmd->th, &s, stdout);
 	fflush(stdout);

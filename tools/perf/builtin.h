@@ -6,6 +6,7 @@ int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_data(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);
 int cmd_trace(int argc, const char **argv);
 int cmd_list(int argc, const char **argv);
@@ -14,8 +15,8 @@ int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_evlist(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_buildid_cache(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
-int cmd_data(int argc, const char **argv);
 
 #endif /* __PERF_BUILTIN_H */

@@ -9,6 +9,7 @@
 #include <perf/backend.h>
 #include <perf/types.h>
 #include "builtin.h"
+#include "util/buildid-cache.h"
 #include "util/help.h"
 #include "util/parse-options.h"
 
@@ -36,6 +37,7 @@ static const struct cmd_struct commands[] = {
 	{ "version", cmd_version, "Show the version" },
 	{ "evlist", cmd_evlist, "List the events a perf.data recorded" },
 	{ "buildid-list", cmd_buildid_list, "List the build ids a perf.data carries" },
+	{ "buildid-cache", cmd_buildid_cache, "Manage the build-id cache (~/.debug)" },
 	{ "diff", cmd_diff, "Compare the profiles of two perf.data files" },
 	{ "top", cmd_top, "A live profile of the system, tasks or CPUs" },
 };
@@ -161,6 +163,16 @@ int main(int argc, const char **argv)
 	if (perf_backend_init())
 		fprintf(stderr, "perf: ignoring %s='%s' (use 'event' or 'counter')\n",
 			PERF_BACKEND_ENV, getenv(PERF_BACKEND_ENV));
+	/* As in Linux perf: where the build-id cache is, for this run. */
+	if (argc > 1 && !strcmp(argv[1], "--buildid-dir")) {
+		if (argc < 3) {
+			fprintf(stderr, "perf: --buildid-dir needs a directory\n");
+			return 1;
+		}
+		buildid_cache__set_dir(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		list_commands(stdout);
 		return argc < 2 ? 1 : 0;

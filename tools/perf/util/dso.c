@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include "arena.h"
+#include "build-id.h"
+#include "buildid-cache.h"
 #include "dso.h"
 
 /* Open addressing, linear probing; DSOs are never removed before exit. */
@@ -224,14 +226,36 @@ static struct symtab *kernel__module_table(void *arg, const char *name)
 }
 
 /*
- * --kallsyms names the file; else /proc/kallsyms, except under --symfs:
- * this machine's kernel is not the one the symfs holds the files of, so
- * as in Linux perf its kernel symbols are not used there.
+ * A recording of another kernel than the running one: the copy of its
+ * kallsyms that Linux perf record keeps in the build-id cache, if any.
+ */
+static const char *kernel__cached_kallsyms(struct dso *dso, char *buf,
+					   size_t size)
+{
+	struct build_id now;
+
+	if (!dso->bid.size)
+		return NULL;
+	if (!build_id__kernel(now.data, &now.size) &&
+	    build_id__equal(&now, &dso->bid))
+		return NULL;
+	return buildid_cache__find(&dso->bid, "kallsyms", buf, size) ? NULL : buf;
+}
+
+/*
+ * --kallsyms names the file; else the cache's kallsyms of the recorded
+ * kernel when that is not the running one; else /proc/kallsyms, except
+ * under --symfs: this machine's kernel is not the one the symfs holds
+ * the files of, so as in Linux perf its kernel symbols are not used
+ * there.
  */
 static int dso__load_kernel(struct dso *dso)
 {
 	const char *path = symbol_conf.kallsyms;
+	char cached[4096];
 
+	if (!path)
+		path = kernel__cached_kallsyms(dso, cached, sizeof(cached));
 	if (!path && symbol_conf.symfs && *symbol_conf.symfs)
 		return -ENOENT;
 	if (!path)
@@ -277,17 +301,26 @@ static size_t vdso_size(unsigned long base)
 /*
  * The recorded vdso is not on disk; the one mapped into this process is
  * the same when the data comes from this kernel, which its build id (if
- * recorded) confirms.
+ * recorded) confirms.  That of another kernel may be in the build-id
+ * cache, where Linux perf record keeps it.
  */
 static int dso__load_vdso(struct dso *dso)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 	size_t size = base ? vdso_size(base) : 0;
+	char found[4096];
+	int n = -ENOENT;
 
-	if (!size)
-		return -ENOENT;
-	return symtab__load_elf_image(&dso->symtab, (const void *)base, size,
-				      &dso->bid);
+	if (size)
+		n = symtab__load_elf_image(&dso->symtab, (const void *)base,
+					   size, &dso->bid);
+	if (n >= 0 || !dso->bid.size)
+		return n;
+	n = symtab__load_cached(&dso->symtab, &dso->bid, "vdso", found,
+				sizeof(found));
+	if (n >= 0)
+		dso->symsrc = arena__strdup(dsos.arena, found);
+	return n;
 }
 
 int dso__load(struct dso *dso)

@@ -372,9 +372,17 @@ static bool single_value(const char *list)
 	return list && *list && !strchr(list, ',');
 }
 
+/* Objects whose recorded build id says which file has their symbols. */
+static bool build_id_names_file(const char *name)
+{
+	return name[0] == '/' || !strcmp(name, KERNEL_DSO_NAME) ||
+	       !strcmp(name, VDSO_DSO_NAME);
+}
+
 /*
  * The build ids the file recorded: a binary on disk that differs from
- * the one that ran (rebuilt, upgraded) must not lend its symbols.
+ * the one that ran (rebuilt, upgraded) must not lend its symbols; the
+ * build-id cache may hold the one that ran.
  */
 void report__set_build_ids(struct perf_session *s)
 {
@@ -384,7 +392,7 @@ void report__set_build_ids(struct perf_session *s)
 		const struct perf_build_id_entry *b = &s->info.build_ids[i];
 		struct dso *dso;
 
-		if (!b->filename || b->filename[0] != '/' || !b->size)
+		if (!b->filename || !b->size || !build_id_names_file(b->filename))
 			continue;
 		dso = dsos__findnew(b->filename);
 		if (dso && !dso->bid.size)

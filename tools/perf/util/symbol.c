@@ -22,6 +22,7 @@
 #include <libelf.h>
 #include <elfutils/libdwelf.h>
 #include "arena.h"
+#include "buildid-cache.h"
 #include "demangle.h"
 #include "symbol.h"
 
@@ -502,6 +503,19 @@ int filename__read_build_id(const char *path, struct build_id *bid)
 	return err;
 }
 
+bool filename__has_section(const char *path, const char *name)
+{
+	struct elf_obj o = ELF_OBJ_INIT;
+	GElf_Shdr shdr;
+	bool ret;
+
+	if (elf_obj__open(&o, path))
+		return false;
+	ret = elf_obj__section(&o, name, &shdr) != NULL;
+	elf_obj__close(&o);
+	return ret;
+}
+
 /* A file recorded with a build id is only trusted when its id agrees. */
 static bool elf_obj__matches(const struct elf_obj *o, const struct build_id *want)
 {
@@ -804,6 +818,30 @@ static int open_build_id_debug(struct elf_obj *o, const struct build_id *bid,
 	return open_object(o, path, bid, true, found, found_size);
 }
 
+/*
+ * The copy of the object of build id @bid that the build-id cache
+ * keeps, @kind "elf" or "debug" (or "vdso").  Under --symfs the cache
+ * is the symfs's own (buildid-cache.h).
+ */
+static int open_cached(struct elf_obj *o, const struct build_id *bid,
+		       const char *kind, bool need_symtab, char *found,
+		       size_t found_size)
+{
+	char path[PATH_MAX];
+
+	if (buildid_cache__find(bid, kind, path, sizeof(path)) ||
+	    elf_obj__open(o, path))
+		return -ENOENT;
+	if (elf_obj__matches(o, bid) &&
+	    (!need_symtab || elf_obj__has_symtab(o))) {
+		if (found)
+			snprintf(found, found_size, "%s", path);
+		return 0;
+	}
+	elf_obj__close(o);
+	return -ENOENT;
+}
+
 /* .gnu_debuglink: beside the object, in .debug/ there, or under DEBUG_DIR. */
 static int open_debuglink(struct elf_obj *o, const char *path,
 			  const struct elf_obj *rt, const struct build_id *want,
@@ -859,11 +897,22 @@ int symtab__load_elf(struct symtab *st, const char *path,
 
 	if (found && found_size)
 		found[0] = '\0';
-	have_rt = !open_object(&rt, path, want, false, rt_path, sizeof(rt_path));
+	/*
+	 * The cache first, as in Linux perf: it keeps the object as it was
+	 * when added, symbol table included, where the one on disk may
+	 * since have been stripped or replaced.
+	 */
+	have_rt = want && !open_cached(&rt, want, "elf", false, rt_path,
+				       sizeof(rt_path));
+	if (!have_rt)
+		have_rt = !open_object(&rt, path, want, false, rt_path,
+				       sizeof(rt_path));
 	if (!want && have_rt && !elf_obj__build_id(&rt, &own))
 		want = &own;
 	if (want)
-		have_dbg = !open_build_id_debug(&dbg, want, found, found_size);
+		have_dbg = !open_build_id_debug(&dbg, want, found, found_size) ||
+			   !open_cached(&dbg, want, "debug", true, found,
+					found_size);
 	if (!have_dbg && have_rt)
 		have_dbg = !open_debuglink(&dbg, path, &rt, want, found,
 					   found_size);
@@ -876,6 +925,22 @@ int symtab__load_elf(struct symtab *st, const char *path,
 	err = symtab__from_elf(st, have_dbg ? &dbg : &rt, have_rt ? &rt : NULL);
 	elf_obj__close(&dbg);
 	elf_obj__close(&rt);
+	return err;
+}
+
+int symtab__load_cached(struct symtab *st, const struct build_id *bid,
+			const char *kind, char *found, size_t found_size)
+{
+	struct elf_obj o = ELF_OBJ_INIT;
+	int err;
+
+	if (found && found_size)
+		found[0] = '\0';
+	if (!bid || !bid->size ||
+	    open_cached(&o, bid, kind, false, found, found_size))
+		return -ENOENT;
+	err = symtab__from_elf(st, &o, &o);
+	elf_obj__close(&o);
 	return err;
 }
 

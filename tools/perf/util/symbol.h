@@ -47,6 +47,8 @@ int build_id__snprintf(const struct build_id *bid, char *buf, size_t size);
 bool build_id__equal(const struct build_id *a, const struct build_id *b);
 /* The .note.gnu.build-id of an ELF file; 0 or -errno. */
 int filename__read_build_id(const char *path, struct build_id *bid);
+/* Does the ELF file at @path have a section named @name? */
+bool filename__has_section(const char *path, const char *name);
 
 const struct symbol *symtab__find(const struct symtab *st, u64 addr);
 /* Linear: for tests and lookups by name, never on the sample path. */
@@ -56,17 +58,24 @@ void symtab__exit(struct symtab *st);
 
 /*
  * Loads the functions of the ELF object recorded as @path: the file is
- * looked up under symbol_conf.symfs, its symbols preferably come from
- * separate debug info (the build-id path, then .gnu_debuglink beside the
- * file, in .debug/ there or under /usr/lib/debug/DIR, then
- * /usr/lib/debug/PATH.debug and /usr/lib/debug/PATH), and PLT entries
- * get "name@plt" symbols.  @bid, when its size is not 0, is the
- * build id the object had when recorded: files with another id are not
- * used.  When @found is given it receives the file the symbols came
+ * the build-id cache's copy of @bid when there is one, else @path looked
+ * up under symbol_conf.symfs; its symbols preferably come from separate
+ * debug info (the build-id path, the cache's debug copy, then
+ * .gnu_debuglink beside the file, in .debug/ there or under
+ * /usr/lib/debug/DIR, then /usr/lib/debug/PATH.debug and
+ * /usr/lib/debug/PATH), and PLT entries get "name@plt" symbols.  @bid,
+ * when its size is not 0, is the build id the object had when recorded:
+ * files with another id are not used.  When @found is given it receives the file the symbols came
  * from ("" when none).  Returns the number of symbols or -errno.
  */
 int symtab__load_elf(struct symtab *st, const char *path,
 		     const struct build_id *bid, char *found, size_t found_size);
+/*
+ * The object of build id @bid as the build-id cache keeps it, @kind
+ * "elf" or "vdso" (buildid-cache.h); -ENOENT when it is not there.
+ */
+int symtab__load_cached(struct symtab *st, const struct build_id *bid,
+			const char *kind, char *found, size_t found_size);
 /* Same, from an image in memory (the vdso); @image is not kept. */
 int symtab__load_elf_image(struct symtab *st, const void *image, size_t size,
 			   const struct build_id *bid);

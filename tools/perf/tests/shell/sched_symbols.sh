@@ -9,7 +9,10 @@ command -v nm >/dev/null || skip "nm (binutils) missing: it lists the workload's
 command -v taskset >/dev/null ||
 	skip "taskset (util-linux) missing: it puts two workloads on one CPU"
 
-mkdir "$tmpdir/bin"
+# A build-id cache of the test's own, emptied below: Linux perf record
+# fills it with the workload, where both tools would find it.
+export HOME="$tmpdir/home" PERF_CONFIG=/dev/null
+mkdir "$HOME" "$tmpdir/bin"
 cp "$PERF" "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
 bin="$tmpdir/bin/perf"
 # Its symbols, and the PLT entries of the functions it imports.
@@ -42,6 +45,7 @@ $LINUX_PERF sched record -g -o "$tmpdir/lin.data" -- sh "$tmpdir/wl.sh" \
 mkdir -p "$tmpdir/symfs$tmpdir/bin"
 cp "$bin" "$tmpdir/symfs$tmpdir/bin/"
 mv "$tmpdir/bin" "$tmpdir/moved"
+rm -rf "$HOME/.debug"
 symfs="$tmpdir/symfs"
 
 # A copy of kallsyms with the kernel function most often in Linux perf's
