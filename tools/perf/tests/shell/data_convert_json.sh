@@ -52,24 +52,7 @@ command -v perl > /dev/null && files="$files ours-utf8 ours-ff"
 # a chain of 3 or more becomes all ones, found through the raw dump.
 if command -v perl > /dev/null; then
 	cp "$tmpdir/ours-g.data" "$tmpdir/ours-bad.data"
-	"$PERF" script -D -i "$tmpdir/ours-bad.data" | perl -e '
-		open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
-		while (<STDIN>) {
-			if (/^\S+ (0x[0-9a-f]+) \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE/) {
-				($off, $size, @ips) = (hex $1, hex $2); next;
-			}
-			push @ips, hex $1 if defined $off && /^\.{5} +\d+: ([0-9a-f]{16})$/;
-			next unless defined $off && /^$/;
-			if (@ips >= 3 && ++$n == 5) {
-				seek $fh, $off, 0; read $fh, $rec, $size;
-				$at = index($rec, pack("Q<", $ips[-1])) if $ips[-1] < 1 << 63;
-				die "entry not found\n" unless defined $at && $at >= 0;
-				seek $fh, $off + $at, 0; print $fh pack("Q<", ~0); exit 0;
-			}
-			undef $off;
-		}
-		die "no sample with a chain of 3\n";' "$tmpdir/ours-bad.data" ||
-		fail "could not plant a bad marker in a chain"
+	plant_bad_chain_marker "$tmpdir/ours-bad.data"
 	files="$files ours-bad"
 else
 	echo "perl is not installed: the chain with a bad marker is not checked"

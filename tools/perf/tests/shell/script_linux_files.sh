@@ -39,24 +39,7 @@ cmp -s "$tmpdir/stdin.out" "$tmpdir/linux.out" || fail "standard input: lines di
 # The last entry of the fifth sample with a chain of 3 or more becomes
 # all ones, found through the raw dump's offsets.
 if command -v perl > /dev/null; then
-	"$PERF" script -D -i "$tmpdir/og.data" | perl -e '
-		open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
-		while (<STDIN>) {
-			if (/^\S+ (0x[0-9a-f]+) \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE/) {
-				($off, $size, @ips) = (hex $1, hex $2); next;
-			}
-			push @ips, hex $1 if defined $off && /^\.{5} +\d+: ([0-9a-f]{16})$/;
-			next unless defined $off && /^$/;
-			if (@ips >= 3 && ++$n == 5) {
-				seek $fh, $off, 0; read $fh, $rec, $size;
-				$at = index($rec, pack("Q<", $ips[-1])) if $ips[-1] < 1 << 63;
-				die "entry not found\n" unless defined $at && $at >= 0;
-				seek $fh, $off + $at, 0; print $fh pack("Q<", ~0); exit 0;
-			}
-			undef $off;
-		}
-		die "no sample with a chain of 3\n";' "$tmpdir/og.data" ||
-		fail "could not plant a bad marker in a chain"
+	plant_bad_chain_marker "$tmpdir/og.data"
 	same_script "$tmpdir/og.data"
 else
 	echo "perl is not installed: the chain with a bad marker is not checked"

@@ -208,3 +208,28 @@ same_report() {
 		[ "$a" = "$b" ] || fail "'$a' vs Linux '$b' ($*)"
 	done
 }
+
+# A marker that is no context (all ones, as a broken frame-pointer walk
+# can leave) in the call chain of a recording: the last entry of the
+# fifth sample with a chain of 3 or more, found through the raw dump's
+# offsets.  Needs perl.
+plant_bad_chain_marker() {
+	"$PERF" script -D -i "$1" | perl -e '
+		open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
+		while (<STDIN>) {
+			if (/^\S+ (0x[0-9a-f]+) \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE/) {
+				($off, $size, @ips) = (hex $1, hex $2); next;
+			}
+			push @ips, hex $1 if defined $off && /^\.{5} +\d+: ([0-9a-f]{16})$/;
+			next unless defined $off && /^$/;
+			if (@ips >= 3 && ++$n == 5) {
+				seek $fh, $off, 0; read $fh, $rec, $size;
+				$at = index($rec, pack("Q<", $ips[-1])) if $ips[-1] < 1 << 63;
+				die "entry not found\n" unless defined $at && $at >= 0;
+				seek $fh, $off + $at, 0; print $fh pack("Q<", ~0); exit 0;
+			}
+			undef $off;
+		}
+		die "no sample with a chain of 3\n";' "$1" ||
+		fail "could not plant a bad marker in a chain"
+}
