@@ -448,8 +448,15 @@ static int record_begin(struct record_cmd *cmd)
 	err = record_open_file(cmd);
 	if (err)
 		return err;
-	if (!cmd->overwrite && !record_is_workload_only(cmd))
+	if (!cmd->overwrite && !record_is_workload_only(cmd)) {
 		perf_evlist__enable(cmd->evlist);
+		/* Tasks started while /proc was read: no FORK tells of them. */
+		err = record_output__synthesize_late(&cmd->out);
+		if (err) {
+			cmd->out.failed = "synthesizing tasks and mappings";
+			return err;
+		}
+	}
 	switch_output__arm(&cmd->so);
 	return 0;
 }

@@ -56,6 +56,7 @@ void record_output__exit(struct record_output *out)
 	perf_fbuf__free(&out->tracing_data);
 	perf_fbuf__free(&out->snap);
 	tod_tracker__exit(&out->tod_tracker);
+	pid_set__exit(&out->first_pids);
 }
 
 /* The writer frees its features: each file gets its own copy. */
@@ -211,9 +212,30 @@ int record_output__write(void *ctx, const void *buf, size_t len)
 int record_output__synthesize(struct record_output *out)
 {
 	struct record_sink sink = { record_output__write, out };
+	struct pid_set *seen = NULL;
 
+	/* The first file's pass runs before counting: note what it saw. */
+	if (!out->synthesized && target__has_cpus(out->target)) {
+		seen = &out->first_pids;
+		out->late_pass = true;
+	}
+	out->synthesized = true;
 	return record_synthesize_target(out->target, out->cmd_pid,
-					out->started, out->id_size, &sink);
+					out->started, out->id_size, &sink,
+					seen);
+}
+
+int record_output__synthesize_late(struct record_output *out)
+{
+	struct record_sink sink = { record_output__write, out };
+	int err = 0;
+
+	if (out->late_pass)
+		err = record_synthesize_new(out->id_size, &sink,
+					    &out->first_pids);
+	out->late_pass = false;
+	pid_set__exit(&out->first_pids);
+	return err;
 }
 
 int record_output__round(struct record_output *out)

@@ -54,6 +54,10 @@ struct record_output {
 	struct perf_fbuf snap;		/* a snapshot's records */
 	struct tod_tracker tod_tracker;	/* with tod */
 	const char *failed;		/* after an error: what failed */
+	/* The processes the first file's side-band found (-a, -C). */
+	struct pid_set first_pids;
+	bool synthesized;		/* a side-band was written */
+	bool late_pass;			/* record_output__synthesize_late() due */
 };
 
 int record_output__init(struct record_output *out);
@@ -67,6 +71,12 @@ int record_output__open(struct record_output *out, const char *path);
  * their mappings (target.h); time 0, so readers take them first.
  */
 int record_output__synthesize(struct record_output *out);
+/*
+ * Once counting has begun, after a record_output__synthesize() made
+ * before it: the processes that started meanwhile, which neither that
+ * side-band nor a FORK of their own describes.
+ */
+int record_output__synthesize_late(struct record_output *out);
 
 /* A record_sink function: to the file, and past the build-id tracker. */
 int record_output__write(void *out, const void *buf, size_t len);

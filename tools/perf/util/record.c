@@ -379,7 +379,43 @@ int record_synthesize_task_thread(pid_t tid, size_t id_size,
 	return err ? err : synthesize_maps(pid, id_size, sink);
 }
 
-int record_synthesize_all(size_t id_size, const struct record_sink *sink)
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int pid_set__add(struct pid_set *set, pid_t pid)
+{
+	if (set->nr == set->alloc) {
+		size_t alloc = set->alloc ? set->alloc * 2 : 1024;
+		pid_t *p = realloc(set->pids, alloc * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		set->pids = p;
+		set->alloc = alloc;
+	}
+	set->pids[set->nr++] = pid;
+	return 0;
+}
+
+static bool pid_set__has(const struct pid_set *set, pid_t pid)
+{
+	return set->nr && bsearch(&pid, set->pids, set->nr, sizeof(pid),
+				  cmp_pid);
+}
+
+void pid_set__exit(struct pid_set *set)
+{
+	free(set->pids);
+	memset(set, 0, sizeof(*set));
+}
+
+/* Every process of /proc but those in @skip; each added to @seen. */
+static int synthesize_proc(size_t id_size, const struct record_sink *sink,
+			   struct pid_set *seen, const struct pid_set *skip)
 {
 	struct dirent *d;
 	DIR *dir = opendir("/proc");
@@ -391,12 +427,33 @@ int record_synthesize_all(size_t id_size, const struct record_sink *sink)
 		char *end;
 		long pid = strtol(d->d_name, &end, 10);
 
-		if (*end || pid <= 0)
+		if (*end || pid <= 0 || (skip && pid_set__has(skip, pid)))
 			continue;
 		err = record_synthesize_process(pid, id_size, sink);
+		if (!err && seen)
+			err = pid_set__add(seen, pid);
 	}
 	closedir(dir);
+	if (seen && seen->nr)
+		qsort(seen->pids, seen->nr, sizeof(*seen->pids), cmp_pid);
 	return err;
+}
+
+int record_synthesize_all(size_t id_size, const struct record_sink *sink)
+{
+	return synthesize_proc(id_size, sink, NULL, NULL);
+}
+
+int record_synthesize_seen(size_t id_size, const struct record_sink *sink,
+			   struct pid_set *seen)
+{
+	return synthesize_proc(id_size, sink, seen, NULL);
+}
+
+int record_synthesize_new(size_t id_size, const struct record_sink *sink,
+			  const struct pid_set *seen)
+{
+	return synthesize_proc(id_size, sink, NULL, seen);
 }
 
 /* The address of _text (kernel start), or 0 when kallsyms hides it. */
@@ -472,14 +529,15 @@ static int synthesize_task_list(const struct target *t, size_t id_size,
 
 int record_synthesize_target(const struct target *t, pid_t cmd_pid,
 			     bool started, size_t id_size,
-			     const struct record_sink *sink)
+			     const struct record_sink *sink,
+			     struct pid_set *seen)
 {
 	int err = record_synthesize_kernel(id_size, sink);
 
 	if (err)
 		return err;
 	if (target__has_cpus(t))
-		return record_synthesize_all(id_size, sink);
+		return synthesize_proc(id_size, sink, seen, NULL);
 	if (target__has_tasks(t))
 		return synthesize_task_list(t, id_size, sink);
 	if (cmd_pid <= 0)

@@ -65,6 +65,25 @@ int record_synthesize_process(pid_t pid, size_t id_size,
 int record_synthesize_task_thread(pid_t tid, size_t id_size,
 				  const struct record_sink *sink);
 int record_synthesize_all(size_t id_size, const struct record_sink *sink);
+
+/* Processes record_synthesize_seen() described, sorted. */
+struct pid_set {
+	pid_t *pids;
+	size_t nr;
+	size_t alloc;
+};
+
+/* record_synthesize_all(), keeping in @seen the processes it found. */
+int record_synthesize_seen(size_t id_size, const struct record_sink *sink,
+			   struct pid_set *seen);
+/*
+ * The processes /proc has now and @seen has not: those that started
+ * while the first pass read /proc, before counting began, have no
+ * FORK or COMM of their own.
+ */
+int record_synthesize_new(size_t id_size, const struct record_sink *sink,
+			  const struct pid_set *seen);
+void pid_set__exit(struct pid_set *set);
 int record_synthesize_kernel(size_t id_size, const struct record_sink *sink);
 /*
  * All of the above that @t needs: the kernel; for CPUs every process;
@@ -73,6 +92,7 @@ int record_synthesize_kernel(size_t id_size, const struct record_sink *sink);
  */
 int record_synthesize_target(const struct target *t, pid_t cmd_pid,
 			     bool started, size_t id_size,
-			     const struct record_sink *sink);
+			     const struct record_sink *sink,
+			     struct pid_set *seen);
 
 #endif /* __PERF_UTIL_RECORD_H */
