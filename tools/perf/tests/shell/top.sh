@@ -42,8 +42,9 @@ wait_screens() {
 }
 
 # Piped: the screens follow one another in the file.  The workload's
-# hot function is the first row of one of the first three.
-"$PERF" top -d 1 -p "$wl" < /dev/null > "$tmpdir/top.out" 2> "$tmpdir/top.err" &
+# hot function is the first row of one of the first three.  -E 2 bounds
+# the rows of a screen (the workload has three hot functions).
+"$PERF" top -d 1 -E 2 -p "$wl" < /dev/null > "$tmpdir/top.out" 2> "$tmpdir/top.err" &
 top=$!
 wait_screens "$tmpdir/top.out" 3
 kill -INT "$top"
@@ -58,14 +59,9 @@ grep -q "PerfTop: .* irqs/sec  kernel: *[0-9.]*%  exact: .*Hz .*],  (target_pid:
 # Its rows are perf report's: "  pct%  dso  [.] symbol".
 grep -Eq '^ +[0-9]+\.[0-9]+%  perf +\[\.\] workload_hot_a$' "$tmpdir/top.out" ||
 	fail "no report-style row: $(screens "$tmpdir/top.out" 1)"
-# -E bounds the rows of a screen.
-"$PERF" top -d 1 -E 2 -p "$wl" < /dev/null > "$tmpdir/top.out" 2> "$tmpdir/top.err" &
-top=$!
-wait_screens "$tmpdir/top.out" 2
-kill -INT "$top"
-wait "$top"
-rows=$(screens "$tmpdir/top.out" 1 | grep -Ec '^ +[0-9]+\.[0-9]+%')
-[ "$rows" -le 2 ] || fail "-E 2 printed $rows rows"
+rows=$(awk '/PerfTop:/ { if (n > max) max = n; n = 0 }
+	/^ +[0-9]+\.[0-9]+%/ { n++ } END { if (n > max) max = n; print max + 0 }' "$tmpdir/top.out")
+[ "$rows" = 2 ] || fail "-E 2: a screen of $rows rows: $(screens "$tmpdir/top.out" 3)"
 
 # Errors: perf record's reason, then a non-zero exit.
 "$PERF" top -p 2147483647 < /dev/null > "$tmpdir/top.out" 2> "$tmpdir/top.err" &&
