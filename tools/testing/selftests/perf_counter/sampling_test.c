@@ -111,11 +111,12 @@ static void count_clock_sample(const struct perf_counter_header *h,
  * missed: a third short at most on an idle host, but 193 of 305 and 340
  * of 615 were seen with the host loaded, whose scheduler leaves a vCPU
  * thread off its CPU for tens of milliseconds ("hrtimer: interrupt
- * took 28 ms").  vm-run under TCG says so in PERF_COUNTER_EMULATED_CPU.
+ * took 28 ms"), and 98 of 309 under the debug kernel on an idle host.
+ * vm-run under TCG says so in PERF_COUNTER_EMULATED_CPU.
  */
 static __u64 min_clock_samples(__u64 expected)
 {
-	return getenv("PERF_COUNTER_EMULATED_CPU") ? expected / 3 :
+	return getenv("PERF_COUNTER_EMULATED_CPU") ? expected / 4 :
 						     expected * 2 / 3;
 }
 
