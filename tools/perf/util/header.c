@@ -23,47 +23,6 @@
 
 #define NAME_ALIGNED(len) (((len) + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1))
 
-static const char * const feat_names[HEADER_LAST_FEATURE] = {
-	[HEADER_TRACING_DATA]	= "TRACING_DATA",
-	[HEADER_BUILD_ID]	= "BUILD_ID",
-	[HEADER_HOSTNAME]	= "HOSTNAME",
-	[HEADER_OSRELEASE]	= "OSRELEASE",
-	[HEADER_VERSION]	= "VERSION",
-	[HEADER_ARCH]		= "ARCH",
-	[HEADER_NRCPUS]		= "NRCPUS",
-	[HEADER_CPUDESC]	= "CPUDESC",
-	[HEADER_CPUID]		= "CPUID",
-	[HEADER_TOTAL_MEM]	= "TOTAL_MEM",
-	[HEADER_CMDLINE]	= "CMDLINE",
-	[HEADER_EVENT_DESC]	= "EVENT_DESC",
-	[HEADER_CPU_TOPOLOGY]	= "CPU_TOPOLOGY",
-	[HEADER_NUMA_TOPOLOGY]	= "NUMA_TOPOLOGY",
-	[HEADER_BRANCH_STACK]	= "BRANCH_STACK",
-	[HEADER_PMU_MAPPINGS]	= "PMU_MAPPINGS",
-	[HEADER_GROUP_DESC]	= "GROUP_DESC",
-	[HEADER_AUXTRACE]	= "AUXTRACE",
-	[HEADER_STAT]		= "STAT",
-	[HEADER_CACHE]		= "CACHE",
-	[HEADER_SAMPLE_TIME]	= "SAMPLE_TIME",
-	[HEADER_MEM_TOPOLOGY]	= "MEM_TOPOLOGY",
-	[HEADER_CLOCKID]	= "CLOCKID",
-	[HEADER_DIR_FORMAT]	= "DIR_FORMAT",
-	[HEADER_BPF_PROG_INFO]	= "BPF_PROG_INFO",
-	[HEADER_BPF_BTF]	= "BPF_BTF",
-	[HEADER_COMPRESSED]	= "COMPRESSED",
-	[HEADER_CPU_PMU_CAPS]	= "CPU_PMU_CAPS",
-	[HEADER_CLOCK_DATA]	= "CLOCK_DATA",
-	[HEADER_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
-	[HEADER_PMU_CAPS]	= "PMU_CAPS",
-};
-
-const char *perf_header__feat_name(int feat)
-{
-	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
-		return NULL;
-	return feat_names[feat];
-}
-
 void perf_header_info__init(struct perf_header_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -76,6 +35,26 @@ static void free_strv(char **v, u32 nr)
 	for (i = 0; v && i < nr; i++)
 		free(v[i]);
 	free(v);
+}
+
+static void free_tracing_data(struct perf_header_info *info)
+{
+	free(info->tracing_data);
+	info->tracing_data = NULL;
+	info->tracing_data_size = 0;
+}
+
+static void free_cmdline(struct perf_header_info *info)
+{
+	free_strv(info->cmdline, info->nr_cmdline);
+	info->cmdline = NULL;
+	info->nr_cmdline = 0;
+}
+
+static void forget_nrcpus(struct perf_header_info *info)
+{
+	info->nr_cpus_avail = 0;
+	info->nr_cpus_online = 0;
 }
 
 static void free_events(struct perf_header_info *info)
@@ -210,99 +189,6 @@ static void free_hybrid(struct perf_header_info *info)
 	info->nr_hybrid_nodes = 0;
 }
 
-/* Drop what feature feat put into info, so a bad payload leaves no half. */
-static void feat_forget(struct perf_header_info *info, int feat)
-{
-	char **str = NULL;
-
-	switch (feat) {
-	case HEADER_HOSTNAME:
-		str = &info->hostname;
-		break;
-	case HEADER_OSRELEASE:
-		str = &info->osrelease;
-		break;
-	case HEADER_VERSION:
-		str = &info->version;
-		break;
-	case HEADER_ARCH:
-		str = &info->arch;
-		break;
-	case HEADER_CPUDESC:
-		str = &info->cpudesc;
-		break;
-	case HEADER_CPUID:
-		str = &info->cpuid;
-		break;
-	case HEADER_TRACING_DATA:
-		free(info->tracing_data);
-		info->tracing_data = NULL;
-		info->tracing_data_size = 0;
-		break;
-	case HEADER_CMDLINE:
-		free_strv(info->cmdline, info->nr_cmdline);
-		info->cmdline = NULL;
-		info->nr_cmdline = 0;
-		break;
-	case HEADER_EVENT_DESC:
-		free_events(info);
-		break;
-	case HEADER_NRCPUS:
-		info->nr_cpus_avail = 0;
-		info->nr_cpus_online = 0;
-		break;
-	case HEADER_CPU_TOPOLOGY:
-		free_topology(info);
-		break;
-	case HEADER_BUILD_ID:
-		free_build_ids(info);
-		break;
-	case HEADER_GROUP_DESC:
-		free_groups(info);
-		break;
-	case HEADER_PMU_MAPPINGS:
-		free_pmu_mappings(info);
-		break;
-	case HEADER_NUMA_TOPOLOGY:
-		free_numa(info);
-		break;
-	case HEADER_CACHE:
-		free_caches(info);
-		break;
-	case HEADER_MEM_TOPOLOGY:
-		free_memory(info);
-		break;
-	case HEADER_CPU_PMU_CAPS:
-		free_cpu_pmu_caps(info);
-		break;
-	case HEADER_PMU_CAPS:
-		free_pmu_caps(info);
-		break;
-	case HEADER_HYBRID_TOPOLOGY:
-		free_hybrid(info);
-		break;
-	default:
-		break;
-	}
-	if (str) {
-		free(*str);
-		*str = NULL;
-	}
-	perf_feat_clear(info->features, feat);
-}
-
-void perf_header_info__exit(struct perf_header_info *info)
-{
-	int feat;
-
-	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
-		feat_forget(info, feat);
-	/* Filled without their feature bit, e.g. build ids from records. */
-	free_build_ids(info);
-	free_events(info);
-	memset(info, 0, sizeof(*info));
-}
-
 /* ---- growable buffer ---- */
 
 static bool fbuf_reserve(struct perf_fbuf *b, size_t len)
@@ -399,11 +285,13 @@ static void write_strv(struct perf_fbuf *b, char **v, u32 nr)
 		perf_fbuf__put_string(b, v[i]);
 }
 
-static void write_event_desc(struct perf_fbuf *b,
-			     const struct perf_header_info *info)
+static int write_event_desc(struct perf_fbuf *b,
+			    const struct perf_header_info *info)
 {
 	u32 i;
 
+	if (!info->nr_events)
+		return -ENOENT;
 	perf_fbuf__put_u32(b, info->nr_events);
 	perf_fbuf__put_u32(b, sizeof(struct perf_counter_attr));
 	for (i = 0; i < info->nr_events; i++) {
@@ -414,39 +302,45 @@ static void write_event_desc(struct perf_fbuf *b,
 		perf_fbuf__put_string(b, d->name ? d->name : "");
 		perf_fbuf__put(b, d->ids, d->nr_ids * sizeof(u64));
 	}
+	return 0;
 }
 
 /*
  * Package lists, core lists, then per CPU core and socket ids; readers
  * expect exactly nr_cpus_avail of those, and die data after them.
  */
-static void write_cpu_topology(struct perf_fbuf *b,
-			       const struct perf_header_info *info)
+static int write_cpu_topology(struct perf_fbuf *b,
+			      const struct perf_header_info *info)
 {
 	bool per_cpu = info->cpu_topo &&
 		       info->nr_cpu_topo == info->nr_cpus_avail;
 	u32 i;
 
+	if (!info->nr_sibling_cores && !info->nr_sibling_threads)
+		return -ENOENT;
 	write_strv(b, info->sibling_cores, info->nr_sibling_cores);
 	write_strv(b, info->sibling_threads, info->nr_sibling_threads);
 	if (!per_cpu)
-		return;
+		return 0;
 	for (i = 0; i < info->nr_cpu_topo; i++) {
 		perf_fbuf__put_u32(b, info->cpu_topo[i].core_id);
 		perf_fbuf__put_u32(b, info->cpu_topo[i].socket_id);
 	}
 	if (!info->nr_sibling_dies)
-		return;
+		return 0;
 	write_strv(b, info->sibling_dies, info->nr_sibling_dies);
 	for (i = 0; i < info->nr_cpu_topo; i++)
 		perf_fbuf__put_u32(b, info->cpu_topo[i].die_id);
+	return 0;
 }
 
-static void write_groups(struct perf_fbuf *b,
-			 const struct perf_header_info *info)
+static int write_groups(struct perf_fbuf *b,
+			const struct perf_header_info *info)
 {
 	u32 i;
 
+	if (!info->nr_groups)
+		return -ENOENT;
 	perf_fbuf__put_u32(b, info->nr_groups);
 	for (i = 0; i < info->nr_groups; i++) {
 		const struct perf_group_desc *g = &info->groups[i];
@@ -455,128 +349,101 @@ static void write_groups(struct perf_fbuf *b,
 		perf_fbuf__put_u32(b, g->leader_idx);
 		perf_fbuf__put_u32(b, g->nr_members);
 	}
+	return 0;
 }
 
-static void write_pmu_mappings(struct perf_fbuf *b,
-			       const struct perf_header_info *info)
+static int write_pmu_mappings(struct perf_fbuf *b,
+			      const struct perf_header_info *info)
 {
 	u32 i;
 
+	if (!info->nr_pmu_mappings)
+		return -ENOENT;
 	perf_fbuf__put_u32(b, info->nr_pmu_mappings);
 	for (i = 0; i < info->nr_pmu_mappings; i++) {
 		perf_fbuf__put_u32(b, info->pmu_mappings[i].type);
 		perf_fbuf__put_string(b, info->pmu_mappings[i].name);
 	}
-}
-
-static int write_string_feat(struct perf_fbuf *b, const char *s)
-{
-	if (!s)
-		return -ENOENT;
-	perf_fbuf__put_string(b, s);
 	return 0;
 }
 
-static int write_list_feat(struct perf_fbuf *b, int feat,
+static int write_tracing_data(struct perf_fbuf *b,
+			      const struct perf_header_info *info)
+{
+	if (!info->tracing_data_size)
+		return -ENOENT;
+	perf_fbuf__put(b, info->tracing_data, info->tracing_data_size);
+	return 0;
+}
+
+static int write_build_ids(struct perf_fbuf *b,
 			   const struct perf_header_info *info)
 {
 	u32 i;
 
-	switch (feat) {
-	case HEADER_CMDLINE:
-		if (!info->nr_cmdline)
-			return -ENOENT;
-		write_strv(b, info->cmdline, info->nr_cmdline);
-		return 0;
-	case HEADER_EVENT_DESC:
-		if (!info->nr_events)
-			return -ENOENT;
-		write_event_desc(b, info);
-		return 0;
-	case HEADER_CPU_TOPOLOGY:
-		if (!info->nr_sibling_cores && !info->nr_sibling_threads)
-			return -ENOENT;
-		write_cpu_topology(b, info);
-		return 0;
-	case HEADER_GROUP_DESC:
-		if (!info->nr_groups)
-			return -ENOENT;
-		write_groups(b, info);
-		return 0;
-	case HEADER_PMU_MAPPINGS:
-		if (!info->nr_pmu_mappings)
-			return -ENOENT;
-		write_pmu_mappings(b, info);
-		return 0;
-	case HEADER_BUILD_ID:
-		for (i = 0; i < info->nr_build_ids; i++)
-			perf_header__write_build_id_record(b,
-							   &info->build_ids[i]);
-		return 0;
-	default:
+	for (i = 0; i < info->nr_build_ids; i++)
+		perf_header__write_build_id_record(b, &info->build_ids[i]);
+	return 0;
+}
+
+static int write_cmdline(struct perf_fbuf *b,
+			 const struct perf_header_info *info)
+{
+	if (!info->nr_cmdline)
 		return -ENOENT;
-	}
+	write_strv(b, info->cmdline, info->nr_cmdline);
+	return 0;
 }
 
-static int write_feat(struct perf_fbuf *b, int feat,
-		      const struct perf_header_info *info)
+static int write_nrcpus(struct perf_fbuf *b,
+			const struct perf_header_info *info)
 {
-	switch (feat) {
-	case HEADER_TRACING_DATA:
-		if (!info->tracing_data_size)
-			return -ENOENT;
-		perf_fbuf__put(b, info->tracing_data, info->tracing_data_size);
-		return 0;
-	case HEADER_HOSTNAME:
-		return write_string_feat(b, info->hostname);
-	case HEADER_OSRELEASE:
-		return write_string_feat(b, info->osrelease);
-	case HEADER_VERSION:
-		return write_string_feat(b, info->version);
-	case HEADER_ARCH:
-		return write_string_feat(b, info->arch);
-	case HEADER_CPUDESC:
-		return write_string_feat(b, info->cpudesc);
-	case HEADER_CPUID:
-		return write_string_feat(b, info->cpuid);
-	case HEADER_NRCPUS:
-		perf_fbuf__put_u32(b, info->nr_cpus_avail);
-		perf_fbuf__put_u32(b, info->nr_cpus_online);
-		return 0;
-	case HEADER_TOTAL_MEM:
-		perf_fbuf__put_u64(b, info->total_mem);
-		return 0;
-	case HEADER_SAMPLE_TIME:
-		perf_fbuf__put_u64(b, info->first_sample_time);
-		perf_fbuf__put_u64(b, info->last_sample_time);
-		return 0;
-	case HEADER_CLOCKID:
-		perf_fbuf__put_u64(b, info->clockid_res_ns);
-		return 0;
-	case HEADER_COMPRESSED:
-		perf_fbuf__put_u32(b, 0);	/* version */
-		perf_fbuf__put_u32(b, info->comp_type);
-		perf_fbuf__put_u32(b, info->comp_level);
-		perf_fbuf__put_u32(b, info->comp_ratio);
-		perf_fbuf__put_u32(b, info->comp_mmap_len);
-		return 0;
-	case HEADER_CLOCK_DATA:
-		perf_fbuf__put_u32(b, 1);	/* version */
-		perf_fbuf__put_u32(b, info->clockid);
-		perf_fbuf__put_u64(b, info->clock_tod_ns);
-		perf_fbuf__put_u64(b, info->clock_clockid_ns);
-		return 0;
-	default:
-		return write_list_feat(b, feat, info);
-	}
+	perf_fbuf__put_u32(b, info->nr_cpus_avail);
+	perf_fbuf__put_u32(b, info->nr_cpus_online);
+	return 0;
 }
 
-int perf_header__write_feature(struct perf_fbuf *b, int feat,
-			       const struct perf_header_info *info)
+static int write_total_mem(struct perf_fbuf *b,
+			   const struct perf_header_info *info)
 {
-	int err = write_feat(b, feat, info);
+	perf_fbuf__put_u64(b, info->total_mem);
+	return 0;
+}
 
-	return err ? err : b->err;
+static int write_sample_time(struct perf_fbuf *b,
+			     const struct perf_header_info *info)
+{
+	perf_fbuf__put_u64(b, info->first_sample_time);
+	perf_fbuf__put_u64(b, info->last_sample_time);
+	return 0;
+}
+
+static int write_clockid(struct perf_fbuf *b,
+			 const struct perf_header_info *info)
+{
+	perf_fbuf__put_u64(b, info->clockid_res_ns);
+	return 0;
+}
+
+static int write_compressed(struct perf_fbuf *b,
+			    const struct perf_header_info *info)
+{
+	perf_fbuf__put_u32(b, 0);	/* version */
+	perf_fbuf__put_u32(b, info->comp_type);
+	perf_fbuf__put_u32(b, info->comp_level);
+	perf_fbuf__put_u32(b, info->comp_ratio);
+	perf_fbuf__put_u32(b, info->comp_mmap_len);
+	return 0;
+}
+
+static int write_clock_data(struct perf_fbuf *b,
+			    const struct perf_header_info *info)
+{
+	perf_fbuf__put_u32(b, 1);	/* version */
+	perf_fbuf__put_u32(b, info->clockid);
+	perf_fbuf__put_u64(b, info->clock_tod_ns);
+	perf_fbuf__put_u64(b, info->clock_clockid_ns);
+	return 0;
 }
 
 /* ---- reading features ---- */
@@ -999,122 +866,73 @@ static int read_hybrid(struct perf_header_info *info, struct fcur *c)
 	return c->bad ? -EINVAL : 0;
 }
 
-static int read_string_feat(char **dst, struct fcur *c)
+static int fcur_result(const struct fcur *c)
 {
-	free(*dst);
-	*dst = fcur_string(c);
-	return *dst ? 0 : -EINVAL;
-}
-
-static int read_list_feat(struct perf_header_info *info, int feat,
-			  struct fcur *c)
-{
-	switch (feat) {
-	case HEADER_CMDLINE:
-		free_strv(info->cmdline, info->nr_cmdline);
-		info->cmdline = fcur_strv(c, &info->nr_cmdline);
-		return c->bad ? -EINVAL : 0;
-	case HEADER_EVENT_DESC:
-		return read_event_desc(info, c);
-	case HEADER_CPU_TOPOLOGY:
-		return read_cpu_topology(info, c);
-	case HEADER_GROUP_DESC:
-		return read_groups(info, c);
-	case HEADER_PMU_MAPPINGS:
-		return read_pmu_mappings(info, c);
-	case HEADER_BUILD_ID:
-		return read_build_ids(info, c);
-	case HEADER_NUMA_TOPOLOGY:
-		return read_numa(info, c);
-	case HEADER_CACHE:
-		return read_caches(info, c);
-	case HEADER_MEM_TOPOLOGY:
-		return read_memory(info, c);
-	case HEADER_CPU_PMU_CAPS:
-		free_cpu_pmu_caps(info);
-		info->cpu_pmu_caps = read_caps(c, &info->nr_cpu_pmu_caps);
-		return c->bad ? -EINVAL : 0;
-	case HEADER_PMU_CAPS:
-		return read_pmu_caps(info, c);
-	case HEADER_HYBRID_TOPOLOGY:
-		return read_hybrid(info, c);
-	default:
-		return 0;	/* known to exist, not decoded */
-	}
-}
-
-static int read_feat(struct perf_header_info *info, int feat, struct fcur *c)
-{
-	switch (feat) {
-	case HEADER_HOSTNAME:
-		return read_string_feat(&info->hostname, c);
-	case HEADER_OSRELEASE:
-		return read_string_feat(&info->osrelease, c);
-	case HEADER_VERSION:
-		return read_string_feat(&info->version, c);
-	case HEADER_ARCH:
-		return read_string_feat(&info->arch, c);
-	case HEADER_CPUDESC:
-		return read_string_feat(&info->cpudesc, c);
-	case HEADER_CPUID:
-		return read_string_feat(&info->cpuid, c);
-	case HEADER_NRCPUS:
-		info->nr_cpus_avail = fcur_u32(c);
-		info->nr_cpus_online = fcur_u32(c);
-		/* Consumers size per-CPU tables by these. */
-		if (info->nr_cpus_avail > PERF_MAX_CPUS ||
-		    info->nr_cpus_online > PERF_MAX_CPUS)
-			return -ERANGE;
-		break;
-	case HEADER_TOTAL_MEM:
-		info->total_mem = fcur_u64(c);
-		break;
-	case HEADER_SAMPLE_TIME:
-		info->first_sample_time = fcur_u64(c);
-		info->last_sample_time = fcur_u64(c);
-		break;
-	case HEADER_CLOCKID:
-		info->clockid_res_ns = fcur_u64(c);
-		break;
-	case HEADER_COMPRESSED:
-		fcur_u32(c);		/* version */
-		info->comp_type = fcur_u32(c);
-		info->comp_level = fcur_u32(c);
-		info->comp_ratio = fcur_u32(c);
-		info->comp_mmap_len = fcur_u32(c);
-		break;
-	case HEADER_CLOCK_DATA:
-		if (fcur_u32(c) != 1)	/* only version 1 is defined */
-			return -EINVAL;
-		info->clockid = fcur_u32(c);
-		info->clock_tod_ns = fcur_u64(c);
-		info->clock_clockid_ns = fcur_u64(c);
-		break;
-	default:
-		return read_list_feat(info, feat, c);
-	}
 	return c->bad ? -EINVAL : 0;
 }
 
-int perf_header__read_feature(struct perf_header_info *info, int feat,
-			      const void *buf, size_t size)
+static int read_cmdline(struct perf_header_info *info, struct fcur *c)
 {
-	struct fcur c = { .p = buf, .end = (const u8 *)buf + size };
-	int err;
+	free_strv(info->cmdline, info->nr_cmdline);
+	info->cmdline = fcur_strv(c, &info->nr_cmdline);
+	return fcur_result(c);
+}
 
-	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_FEAT_BITS)
+static int read_cpu_pmu_caps(struct perf_header_info *info, struct fcur *c)
+{
+	free_cpu_pmu_caps(info);
+	info->cpu_pmu_caps = read_caps(c, &info->nr_cpu_pmu_caps);
+	return fcur_result(c);
+}
+
+static int read_nrcpus(struct perf_header_info *info, struct fcur *c)
+{
+	info->nr_cpus_avail = fcur_u32(c);
+	info->nr_cpus_online = fcur_u32(c);
+	/* Consumers size per-CPU tables by these. */
+	if (info->nr_cpus_avail > PERF_MAX_CPUS ||
+	    info->nr_cpus_online > PERF_MAX_CPUS)
+		return -ERANGE;
+	return fcur_result(c);
+}
+
+static int read_total_mem(struct perf_header_info *info, struct fcur *c)
+{
+	info->total_mem = fcur_u64(c);
+	return fcur_result(c);
+}
+
+static int read_sample_time(struct perf_header_info *info, struct fcur *c)
+{
+	info->first_sample_time = fcur_u64(c);
+	info->last_sample_time = fcur_u64(c);
+	return fcur_result(c);
+}
+
+static int read_clockid(struct perf_header_info *info, struct fcur *c)
+{
+	info->clockid_res_ns = fcur_u64(c);
+	return fcur_result(c);
+}
+
+static int read_compressed(struct perf_header_info *info, struct fcur *c)
+{
+	fcur_u32(c);		/* version */
+	info->comp_type = fcur_u32(c);
+	info->comp_level = fcur_u32(c);
+	info->comp_ratio = fcur_u32(c);
+	info->comp_mmap_len = fcur_u32(c);
+	return fcur_result(c);
+}
+
+static int read_clock_data(struct perf_header_info *info, struct fcur *c)
+{
+	if (fcur_u32(c) != 1)	/* only version 1 is defined */
 		return -EINVAL;
-	if (feat >= HEADER_LAST_FEATURE) {
-		perf_feat_set(info->features, feat);
-		return 0;
-	}
-	err = read_feat(info, feat, &c);
-	if (err) {
-		feat_forget(info, feat);
-		return err;
-	}
-	perf_feat_set(info->features, feat);
-	return 0;
+	info->clockid = fcur_u32(c);
+	info->clock_tod_ns = fcur_u64(c);
+	info->clock_clockid_ns = fcur_u64(c);
+	return fcur_result(c);
 }
 
 /* ---- filling from the running system ---- */
@@ -1974,135 +1792,361 @@ static void print_hybrid(const struct perf_header_info *info, FILE *fp)
 			info->hybrid_nodes[i].cpus);
 }
 
-/* The features whose lines have many parts. */
-static void print_more(const struct perf_header_info *info, int feat,
-		       FILE *fp)
+static void print_nrcpus(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# nrcpus online : %u\n", info->nr_cpus_online);
+	fprintf(fp, "# nrcpus avail : %u\n", info->nr_cpus_avail);
+}
+
+static void print_total_mem(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# total memory : %llu kB\n", info->total_mem);
+}
+
+static void print_branch_stack(const struct perf_header_info *info,
+			       FILE *fp)
+{
+	fprintf(fp, "# contains samples with branch stack\n");
+}
+
+static void print_auxtrace(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
+}
+
+static void print_stat(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# contains stat data\n");
+}
+
+static void print_clockid(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# clockid frequency: %llu MHz\n",
+		info->clockid_res_ns * 1000);
+}
+
+static void print_compressed(const struct perf_header_info *info, FILE *fp)
+{
+	fprintf(fp, "# compressed : %s, level = %d, ratio = %d\n",
+		info->comp_type == 1 ? "Zstd" : "Unknown",
+		info->comp_level, info->comp_ratio);
+}
+
+static void print_cpu_pmu_caps(const struct perf_header_info *info,
+			       FILE *fp)
+{
+	print_caps(fp, "cpu", info->cpu_pmu_caps, info->nr_cpu_pmu_caps);
+}
+
+static void print_pmu_caps(const struct perf_header_info *info, FILE *fp)
 {
 	u32 i;
 
-	switch (feat) {
-	case HEADER_CPU_PMU_CAPS:
-		print_caps(fp, "cpu", info->cpu_pmu_caps,
-			   info->nr_cpu_pmu_caps);
-		break;
-	case HEADER_PMU_CAPS:
-		for (i = 0; i < info->nr_pmu_caps; i++)
-			print_caps(fp, info->pmu_caps[i].pmu_name,
-				   info->pmu_caps[i].caps,
-				   info->pmu_caps[i].nr_caps);
-		break;
-	case HEADER_HYBRID_TOPOLOGY:
-		print_hybrid(info, fp);
-		break;
-	case HEADER_COMPRESSED:
-		fprintf(fp, "# compressed : %s, level = %d, ratio = %d\n",
-			info->comp_type == 1 ? "Zstd" : "Unknown",
-			info->comp_level, info->comp_ratio);
-		break;
-	default:
-		break;
-	}
+	for (i = 0; i < info->nr_pmu_caps; i++)
+		print_caps(fp, info->pmu_caps[i].pmu_name,
+			   info->pmu_caps[i].caps, info->pmu_caps[i].nr_caps);
 }
 
-static bool full_only(int feat)
+/* ---- the features, one row each ---- */
+
+/*
+ * What perf does with a feature: write its payload (-ENOENT when there
+ * is nothing to write), read one (info keeps what it decoded; an error
+ * makes the caller forget the feature), print its header lines, and
+ * free what reading or collecting put into info.  A NULL operation is
+ * one the feature does not have: perf never writes it, reads only its
+ * bit, prints nothing, or has nothing to free.
+ *
+ * The six features that are one string need no operations: str_field
+ * says where the string lives, str_label how its line starts.
+ */
+struct feat_ops {
+	const char *name;
+	int (*write)(struct perf_fbuf *b, const struct perf_header_info *info);
+	int (*read)(struct perf_header_info *info, struct fcur *c);
+	void (*print)(const struct perf_header_info *info, FILE *fp);
+	void (*forget)(struct perf_header_info *info);
+	bool full_only;			/* printed with -I only */
+	size_t str_field;		/* offsetof a char *, or 0 */
+	const char *str_label;
+};
+
+#define STRING_FEAT(id, field, label)					\
+	[HEADER_##id] = {						\
+		.name = #id,						\
+		.str_field = offsetof(struct perf_header_info, field),	\
+		.str_label = label,					\
+	}
+
+static const struct feat_ops feats[HEADER_LAST_FEATURE] = {
+	[HEADER_TRACING_DATA] = {
+		.name = "TRACING_DATA",
+		.write = write_tracing_data,
+		.forget = free_tracing_data,
+	},
+	[HEADER_BUILD_ID] = {
+		.name = "BUILD_ID",
+		.write = write_build_ids,
+		.read = read_build_ids,
+		.forget = free_build_ids,
+	},
+	STRING_FEAT(HOSTNAME, hostname, "hostname"),
+	STRING_FEAT(OSRELEASE, osrelease, "os release"),
+	STRING_FEAT(VERSION, version, "perf version"),
+	STRING_FEAT(ARCH, arch, "arch"),
+	[HEADER_NRCPUS] = {
+		.name = "NRCPUS",
+		.write = write_nrcpus,
+		.read = read_nrcpus,
+		.print = print_nrcpus,
+		.forget = forget_nrcpus,
+	},
+	STRING_FEAT(CPUDESC, cpudesc, "cpudesc"),
+	STRING_FEAT(CPUID, cpuid, "cpuid"),
+	[HEADER_TOTAL_MEM] = {
+		.name = "TOTAL_MEM",
+		.write = write_total_mem,
+		.read = read_total_mem,
+		.print = print_total_mem,
+	},
+	[HEADER_CMDLINE] = {
+		.name = "CMDLINE",
+		.write = write_cmdline,
+		.read = read_cmdline,
+		.print = print_cmdline,
+		.forget = free_cmdline,
+	},
+	[HEADER_EVENT_DESC] = {
+		.name = "EVENT_DESC",
+		.write = write_event_desc,
+		.read = read_event_desc,
+		.print = print_events,
+		.forget = free_events,
+	},
+	[HEADER_CPU_TOPOLOGY] = {
+		.name = "CPU_TOPOLOGY",
+		.write = write_cpu_topology,
+		.read = read_cpu_topology,
+		.print = print_cpu_topology,
+		.forget = free_topology,
+		.full_only = true,
+	},
+	[HEADER_NUMA_TOPOLOGY] = {
+		.name = "NUMA_TOPOLOGY",
+		.read = read_numa,
+		.print = print_numa,
+		.forget = free_numa,
+		.full_only = true,
+	},
+	[HEADER_BRANCH_STACK] = {
+		.name = "BRANCH_STACK",
+		.print = print_branch_stack,
+	},
+	[HEADER_PMU_MAPPINGS] = {
+		.name = "PMU_MAPPINGS",
+		.write = write_pmu_mappings,
+		.read = read_pmu_mappings,
+		.print = print_pmu_mappings,
+		.forget = free_pmu_mappings,
+	},
+	[HEADER_GROUP_DESC] = {
+		.name = "GROUP_DESC",
+		.write = write_groups,
+		.read = read_groups,
+		.print = print_groups,
+		.forget = free_groups,
+	},
+	[HEADER_AUXTRACE] = {
+		.name = "AUXTRACE",
+		.print = print_auxtrace,
+	},
+	[HEADER_STAT] = {
+		.name = "STAT",
+		.print = print_stat,
+	},
+	[HEADER_CACHE] = {
+		.name = "CACHE",
+		.read = read_caches,
+		.print = print_caches,
+		.forget = free_caches,
+		.full_only = true,
+	},
+	[HEADER_SAMPLE_TIME] = {
+		.name = "SAMPLE_TIME",
+		.write = write_sample_time,
+		.read = read_sample_time,
+		.print = print_sample_time,
+	},
+	[HEADER_MEM_TOPOLOGY] = {
+		.name = "MEM_TOPOLOGY",
+		.read = read_memory,
+		.print = print_memory,
+		.forget = free_memory,
+		.full_only = true,
+	},
+	[HEADER_CLOCKID] = {
+		.name = "CLOCKID",
+		.write = write_clockid,
+		.read = read_clockid,
+		.print = print_clockid,
+	},
+	[HEADER_DIR_FORMAT] = { .name = "DIR_FORMAT" },
+	[HEADER_BPF_PROG_INFO] = { .name = "BPF_PROG_INFO" },
+	[HEADER_BPF_BTF] = { .name = "BPF_BTF" },
+	[HEADER_COMPRESSED] = {
+		.name = "COMPRESSED",
+		.write = write_compressed,
+		.read = read_compressed,
+		.print = print_compressed,
+	},
+	[HEADER_CPU_PMU_CAPS] = {
+		.name = "CPU_PMU_CAPS",
+		.read = read_cpu_pmu_caps,
+		.print = print_cpu_pmu_caps,
+		.forget = free_cpu_pmu_caps,
+	},
+	[HEADER_CLOCK_DATA] = {
+		.name = "CLOCK_DATA",
+		.write = write_clock_data,
+		.read = read_clock_data,
+		.print = print_clock_data,
+	},
+	[HEADER_HYBRID_TOPOLOGY] = {
+		.name = "HYBRID_TOPOLOGY",
+		.read = read_hybrid,
+		.print = print_hybrid,
+		.forget = free_hybrid,
+		.full_only = true,
+	},
+	[HEADER_PMU_CAPS] = {
+		.name = "PMU_CAPS",
+		.read = read_pmu_caps,
+		.print = print_pmu_caps,
+		.forget = free_pmu_caps,
+	},
+};
+
+static char **str_field(const struct perf_header_info *info,
+			const struct feat_ops *f)
 {
-	return feat == HEADER_CPU_TOPOLOGY || feat == HEADER_NUMA_TOPOLOGY ||
-	       feat == HEADER_CACHE || feat == HEADER_MEM_TOPOLOGY ||
-	       feat == HEADER_HYBRID_TOPOLOGY;
+	return (char **)((const char *)info + f->str_field);
 }
 
-static void print_feat(const struct perf_header_info *info, int feat,
-		       FILE *fp)
+const char *perf_header__feat_name(int feat)
 {
-	switch (feat) {
-	case HEADER_HOSTNAME:
-		fprintf(fp, "# hostname : %s\n", info->hostname);
-		break;
-	case HEADER_OSRELEASE:
-		fprintf(fp, "# os release : %s\n", info->osrelease);
-		break;
-	case HEADER_VERSION:
-		fprintf(fp, "# perf version : %s\n", info->version);
-		break;
-	case HEADER_ARCH:
-		fprintf(fp, "# arch : %s\n", info->arch);
-		break;
-	case HEADER_NRCPUS:
-		fprintf(fp, "# nrcpus online : %u\n", info->nr_cpus_online);
-		fprintf(fp, "# nrcpus avail : %u\n", info->nr_cpus_avail);
-		break;
-	case HEADER_CPUDESC:
-		fprintf(fp, "# cpudesc : %s\n", info->cpudesc);
-		break;
-	case HEADER_CPUID:
-		fprintf(fp, "# cpuid : %s\n", info->cpuid);
-		break;
-	case HEADER_TOTAL_MEM:
-		fprintf(fp, "# total memory : %llu kB\n",
-			info->total_mem);
-		break;
-	case HEADER_CMDLINE:
-		print_cmdline(info, fp);
-		break;
-	case HEADER_EVENT_DESC:
-		print_events(info, fp);
-		break;
-	case HEADER_CPU_TOPOLOGY:
-		print_cpu_topology(info, fp);
-		break;
-	case HEADER_NUMA_TOPOLOGY:
-		print_numa(info, fp);
-		break;
-	case HEADER_CACHE:
-		print_caches(info, fp);
-		break;
-	case HEADER_MEM_TOPOLOGY:
-		print_memory(info, fp);
-		break;
-	case HEADER_BRANCH_STACK:
-		fprintf(fp, "# contains samples with branch stack\n");
-		break;
-	case HEADER_PMU_MAPPINGS:
-		print_pmu_mappings(info, fp);
-		break;
-	case HEADER_GROUP_DESC:
-		print_groups(info, fp);
-		break;
-	case HEADER_AUXTRACE:
-		fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
-		break;
-	case HEADER_STAT:
-		fprintf(fp, "# contains stat data\n");
-		break;
-	case HEADER_SAMPLE_TIME:
-		print_sample_time(info, fp);
-		break;
-	case HEADER_CLOCKID:
-		fprintf(fp, "# clockid frequency: %llu MHz\n",
-			info->clockid_res_ns * 1000);
-		break;
-	case HEADER_CLOCK_DATA:
-		print_clock_data(info, fp);
-		break;
-	default:
-		print_more(info, feat, fp);
-		break;
+	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
+		return NULL;
+	return feats[feat].name;
+}
+
+/* Drop what feature feat put into info, so a bad payload leaves no half. */
+static void feat_forget(struct perf_header_info *info, int feat)
+{
+	const struct feat_ops *f = &feats[feat];
+
+	if (f->str_field) {
+		free(*str_field(info, f));
+		*str_field(info, f) = NULL;
+	} else if (f->forget) {
+		f->forget(info);
 	}
+	perf_feat_clear(info->features, feat);
+}
+
+void perf_header_info__exit(struct perf_header_info *info)
+{
+	int feat;
+
+	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
+		feat_forget(info, feat);
+	/* Filled without their feature bit, e.g. build ids from records. */
+	free_build_ids(info);
+	free_events(info);
+	memset(info, 0, sizeof(*info));
+}
+
+int perf_header__write_feature(struct perf_fbuf *b, int feat,
+			       const struct perf_header_info *info)
+{
+	const struct feat_ops *f;
+	const char *str;
+	int err = -ENOENT;
+
+	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_LAST_FEATURE)
+		return -ENOENT;
+	f = &feats[feat];
+	if (f->str_field) {
+		str = *str_field(info, f);
+		if (str) {
+			perf_fbuf__put_string(b, str);
+			err = 0;
+		}
+	} else if (f->write) {
+		err = f->write(b, info);
+	}
+	return err ? err : b->err;
+}
+
+static int read_feat(struct perf_header_info *info, int feat, struct fcur *c)
+{
+	const struct feat_ops *f = &feats[feat];
+	char **str;
+
+	if (f->str_field) {
+		str = str_field(info, f);
+		free(*str);
+		*str = fcur_string(c);
+		return *str ? 0 : -EINVAL;
+	}
+	/* Without a reader the feature is known to exist, not decoded. */
+	return f->read ? f->read(info, c) : 0;
+}
+
+int perf_header__read_feature(struct perf_header_info *info, int feat,
+			      const void *buf, size_t size)
+{
+	struct fcur c = { .p = buf, .end = (const u8 *)buf + size };
+	int err;
+
+	if (feat < HEADER_FIRST_FEATURE || feat >= HEADER_FEAT_BITS)
+		return -EINVAL;
+	if (feat >= HEADER_LAST_FEATURE) {
+		perf_feat_set(info->features, feat);
+		return 0;
+	}
+	err = read_feat(info, feat, &c);
+	if (err) {
+		feat_forget(info, feat);
+		return err;
+	}
+	perf_feat_set(info->features, feat);
+	return 0;
+}
+
+static void print_feat(const struct perf_header_info *info,
+		       const struct feat_ops *f, FILE *fp)
+{
+	if (f->str_field)
+		fprintf(fp, "# %s : %s\n", f->str_label, *str_field(info, f));
+	else if (f->print)
+		f->print(info, fp);
 }
 
 void perf_header_info__fprintf(const struct perf_header_info *info,
 			       FILE *fp, bool full)
 {
+	const struct feat_ops *f;
 	int feat;
 
 	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
 		if (!perf_feat_test(info->features, feat))
 			continue;
-		if (full_only(feat) && !full)
+		f = &feats[feat];
+		if (f->full_only && !full)
 			fprintf(fp, "# %s info available, use -I to display\n",
-				feat_names[feat]);
+				f->name);
 		else
-			print_feat(info, feat, fp);
+			print_feat(info, f, fp);
 	}
 }
 
@@ -2114,6 +2158,6 @@ void perf_header_info__fprintf_missing(const struct perf_header_info *info,
 	fprintf(fp, "# missing features: ");
 	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++)
 		if (!perf_feat_test(info->features, feat))
-			fprintf(fp, "%s ", feat_names[feat]);
+			fprintf(fp, "%s ", feats[feat].name);
 	fputc('\n', fp);
 }

@@ -1,36 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf.data writing and reading, file and pipe mode; see data.h.
+ * The perf.data reader, file and pipe mode: the header and its attrs,
+ * records from a mapping or a stream, decoding and delivery; see data.h.
  *
  * The reader never allocates per record: a mapped file hands out
  * pointers into the mapping, a stream hands out pointers into its read
  * buffer, and only records queued for time ordering from a stream are
- * copied, into large chunks that are recycled as rounds drain.
+ * copied (ordered-events.c).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <perf/parse-events.h>
 #include "array.h"
 #include "compress.h"
-#include "data.h"
+#include "session-internal.h"
 
-#ifndef PERF_VERSION
-#define PERF_VERSION "0.0"
-#endif
-
-#define WRITER_BUF_SIZE		(1024 * 1024)
 #define FILE_HEADER_SIZE	sizeof(struct perf_file_header)
-#define FILE_ATTR_SIZE		sizeof(struct perf_file_attr)
 #define PIPE_HEADER_SIZE	sizeof(struct perf_pipe_file_header)
 #define STREAM_BUF_SIZE		(1024 * 1024)
 #define STREAM_BUF_MAX		(1024ULL * 1024 * 1024)
@@ -38,807 +31,7 @@
 #define __stringify_1(x)	#x
 #define __stringify(x)		__stringify_1(x)
 
-/* ---- writing ---- */
-
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		/* A non-blocking pipe (see backlog_room) waits here. */
-		if (n < 0 && errno == EAGAIN) {
-			poll(&pfd, 1, -1);
-			continue;
-		}
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int pwrite_full(int fd, const void *buf, size_t len, u64 off)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
-
-/* perf record keeps the previous recording as NAME.old. */
-static int backup_old(const char *path)
-{
-	char old[PATH_MAX];
-	struct stat st;
-
-	if (stat(path, &st) || !st.st_size || !S_ISREG(st.st_mode))
-		return 0;
-	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
-		return -ENAMETOOLONG;
-	if (unlink(old) && errno != ENOENT)
-		return -errno;
-	return rename(path, old) ? -errno : 0;
-}
-
-static int writer_header(struct perf_data_writer *w,
-			 const struct perf_file_section *attrs,
-			 const u64 *features)
-{
-	struct perf_file_header h;
-
-	memset(&h, 0, sizeof(h));
-	h.magic = PERF_MAGIC2;
-	h.size = FILE_HEADER_SIZE;
-	h.attr_size = FILE_ATTR_SIZE;
-	if (attrs)
-		h.attrs = *attrs;
-	h.data.offset = w->data_offset;
-	h.data.size = w->flushed;
-	if (features)
-		memcpy(h.adds_features, features, sizeof(h.adds_features));
-	return pwrite_full(w->fd, &h, sizeof(h), 0);
-}
-
-int perf_data_writer__open_fd(struct perf_data_writer *w, int fd, bool pipe)
-{
-	int err;
-
-	memset(w, 0, sizeof(*w));
-	w->fd = fd;
-	w->pipe = pipe;
-	w->scan.time_pos = -1;
-	w->data_offset = FILE_HEADER_SIZE;
-	w->buf_cap = WRITER_BUF_SIZE;
-	w->buf = malloc(w->buf_cap);
-	if (!w->buf)
-		return -ENOMEM;
-	perf_header_info__init(&w->info);
-	err = perf_header_info__collect(&w->info, PERF_VERSION);
-	/* A provisional header: readable, empty, until begin. */
-	if (!err && !pipe)
-		err = writer_header(w, NULL, NULL);
-	if (err) {
-		perf_header_info__exit(&w->info);
-		free(w->buf);
-		w->buf = NULL;
-		w->closed = true;
-	}
-	return err;
-}
-
-int perf_data_writer__open(struct perf_data_writer *w, const char *path)
-{
-	struct stat st;
-	int fd, err;
-
-	if (!strcmp(path, "-"))
-		return perf_data_writer__open_fd(w, STDOUT_FILENO, true);
-	/* A FIFO (or /proc/self/fd/N of a pipe) gets the pipe format. */
-	if (!stat(path, &st) && S_ISFIFO(st.st_mode)) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		err = perf_data_writer__open_fd(w, fd, true);
-		if (err) {
-			close(fd);
-			return err;
-		}
-		w->own_fd = true;
-		/* Our own open file: non-blocking touches no one else's. */
-		w->backlog = !fcntl(fd, F_SETFL, O_WRONLY | O_NONBLOCK);
-		return 0;
-	}
-	err = backup_old(path);
-	if (err)
-		return err;
-	fd = open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	err = perf_data_writer__open_fd(w, fd, false);
-	if (err) {
-		close(fd);
-		unlink(path);
-		return err;
-	}
-	w->own_fd = true;
-	w->path = strdup(path);
-	return 0;
-}
-
-/*
- * The writer follows the record boundaries through the writes: the
- * header's data.size then only ever covers whole records, and the
- * sample times for SAMPLE_TIME come for free.  Records may be split
- * across writes; their first bytes are carried until complete.
- */
-static void scan_setup(struct perf_data_writer *w)
-{
-	int pos = -1;
-	u32 i;
-
-	for (i = 0; i < w->nr_attrs; i++) {
-		u64 t = w->attrs[i].attr.sample_type;
-		int p = !!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-			!!(t & PERF_SAMPLE_TID);
-
-		if (!(t & PERF_SAMPLE_TIME) || (i && p != pos)) {
-			pos = -1;
-			break;
-		}
-		pos = p;
-	}
-	w->scan.time_pos = pos;
-	w->scan.need = sizeof(struct perf_counter_header) + (pos + 1) * 8;
-	/* Enough to see the payload size of AUXTRACE and TRACING_DATA. */
-	if (w->scan.need < 16)
-		w->scan.need = 16;
-}
-
-/* A late attr may move the time; then sample times are unknown. */
-static void scan_check(struct perf_data_writer *w)
-{
-	int pos = w->scan.time_pos;
-
-	scan_setup(w);
-	if (w->scan.time_pos != pos)
-		w->scan.time_pos = -1;
-}
-
-/* Bytes of the record in carry that the scan must see. */
-static u32 scan_want(const struct perf_data_writer *w)
-{
-	struct perf_counter_header h;
-
-	if (w->scan.have < sizeof(h))
-		return sizeof(h);
-	memcpy(&h, w->scan.carry, sizeof(h));
-	if (h.size < sizeof(h))
-		return sizeof(h);
-	if (h.type == PERF_RECORD_AUXTRACE ||
-	    h.type == PERF_RECORD_HEADER_TRACING_DATA)
-		return h.size < 16 ? h.size : 16;
-	if (h.type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0)
-		return sizeof(h);
-	return h.size < w->scan.need ? h.size : w->scan.need;
-}
-
-/*
- * The whole length of the record at rec (with any payload), 0 if bad.
- * rec may sit anywhere in the caller's buffer: read it with memcpy.
- */
-static u64 scan_take(struct perf_data_writer *w, const u8 *rec)
-{
-	struct perf_counter_header h;
-	u64 t, payload = 0;
-
-	memcpy(&h, rec, sizeof(h));
-	if (h.size < sizeof(h))
-		return 0;
-	if (h.size >= 16 && (h.type == PERF_RECORD_AUXTRACE ||
-			     h.type == PERF_RECORD_HEADER_TRACING_DATA)) {
-		memcpy(&payload, rec + 8, h.type == PERF_RECORD_AUXTRACE ?
-		       sizeof(u64) : sizeof(u32));
-		return h.size + payload;
-	}
-	if (h.type != PERF_RECORD_SAMPLE || w->scan.time_pos < 0 ||
-	    h.size < w->scan.need)
-		return h.size;
-	memcpy(&t, rec + sizeof(h) + w->scan.time_pos * sizeof(u64),
-	       sizeof(t));
-	if (!w->scan.samples++ || t < w->scan.first)
-		w->scan.first = t;
-	if (t > w->scan.last)
-		w->scan.last = t;
-	return h.size;
-}
-
-static void scan_skip(struct perf_data_writer *w, const u8 **p, size_t *len)
-{
-	size_t n = w->scan.skip < *len ? w->scan.skip : *len;
-
-	w->scan.skip -= n;
-	w->scan.pos += n;
-	*p += n;
-	*len -= n;
-	if (!w->scan.skip)
-		w->scan.complete = w->scan.pos;
-}
-
-static void scan_records(struct perf_data_writer *w, const u8 *p, size_t len)
-{
-	while (len && !w->scan.lost) {
-		u64 size;
-		size_t n;
-
-		if (w->scan.skip) {
-			scan_skip(w, &p, &len);
-			continue;
-		}
-		if (!w->scan.have && len >= w->scan.need) {
-			w->scan.skip = scan_take(w, p);
-			w->scan.lost = !w->scan.skip;
-			continue;
-		}
-		n = scan_want(w) - w->scan.have;
-		n = n < len ? n : len;
-		memcpy(w->scan.carry + w->scan.have, p, n);
-		w->scan.have += n;
-		w->scan.pos += n;
-		p += n;
-		len -= n;
-		if (w->scan.have < scan_want(w))
-			continue;
-		size = scan_take(w, w->scan.carry);
-		w->scan.lost = size < w->scan.have;
-		w->scan.skip = size - w->scan.have;
-		w->scan.have = 0;
-		if (!w->scan.skip)
-			w->scan.complete = w->scan.pos;
-	}
-}
-
-static int write_direct(struct perf_data_writer *w, const void *buf,
-			size_t len)
-{
-	u64 size;
-	int err;
-
-	if (w->pipe)
-		err = write_full(w->fd, buf, len);
-	else
-		err = pwrite_full(w->fd, buf, len, w->data_offset + w->flushed);
-	if (err)
-		goto out;
-	w->flushed += len;
-	if (w->pipe)
-		return 0;
-	/* Whole records only, so that a killed recording reads cleanly. */
-	size = w->flushed;
-	if (!w->scan.lost && w->scan.complete < size)
-		size = w->scan.complete;
-	err = pwrite_full(w->fd, &size, sizeof(size),
-			  offsetof(struct perf_file_header, data.size));
-out:
-	if (err)
-		w->err = err;
-	return err;
-}
-
-/* Write the buffer out; unless all, only up to its last whole record. */
-static int flush_buf(struct perf_data_writer *w, bool all)
-{
-	size_t n = w->buf_len;
-	int err;
-
-	if (!n || w->err)
-		return w->err;
-	if (!all && !w->pipe && !w->scan.lost &&
-	    w->scan.complete > w->flushed &&
-	    w->scan.complete - w->flushed < n)
-		n = w->scan.complete - w->flushed;
-	err = write_direct(w, w->buf, n);
-	if (err)
-		return err;
-	memmove(w->buf, w->buf + n, w->buf_len - n);
-	w->buf_len -= n;
-	return 0;
-}
-
-/*
- * A backlog pipe is not waited on while records come: what it does not
- * take now stays in the buffer, which grows (up to BACKLOG_MAX, then
- * the writes wait), so the reader's pace never fills the kernel's ring.
- */
-#define BACKLOG_MAX (1024UL << 20)
-
-int perf_data_writer__pump(struct perf_data_writer *w)
-{
-	size_t done = 0;
-
-	while (w->backlog && !w->err && done < w->buf_len) {
-		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0)
-			w->err = n < 0 ? -errno : -EIO;
-		else
-			done += n;
-	}
-	if (done) {
-		memmove(w->buf, w->buf + done, w->buf_len - done);
-		w->buf_len -= done;
-		w->flushed += done;
-	}
-	return w->err;
-}
-
-bool perf_data_writer__has_backlog(const struct perf_data_writer *w)
-{
-	return w->backlog && w->buf_len;
-}
-
-static int backlog_room(struct perf_data_writer *w)
-{
-	u8 *bigger;
-
-	if (perf_data_writer__pump(w))
-		return w->err;
-	if (w->buf_len < w->buf_cap)
-		return 0;
-	bigger = w->buf_cap < BACKLOG_MAX ? realloc(w->buf, w->buf_cap * 2) :
-		 NULL;
-	if (!bigger)
-		return flush_buf(w, false);
-	w->buf = bigger;
-	w->buf_cap *= 2;
-	return 0;
-}
-
-static int buf_put(struct perf_data_writer *w, const void *p, size_t len)
-{
-	const u8 *src = p;
-
-	while (len) {
-		size_t n = w->buf_cap - w->buf_len;
-
-		if (!n && (w->backlog ? backlog_room(w) : flush_buf(w, false)))
-			return w->err;
-		n = w->buf_cap - w->buf_len;
-		if (n > len)
-			n = len;
-		memcpy(w->buf + w->buf_len, src, n);
-		if (!w->pipe)
-			scan_records(w, src, n);
-		w->buf_len += n;
-		src += n;
-		len -= n;
-	}
-	return w->err;
-}
-
-int perf_data_writer__add_attr(struct perf_data_writer *w,
-			       const struct perf_counter_attr *attr,
-			       const char *name, const u64 *ids, u32 nr_ids)
-{
-	struct perf_event_desc *d;
-
-	if (array_reserve_one((void **)&w->attrs, &w->attrs_alloc, w->nr_attrs,
-			      sizeof(*d)))
-		return -ENOMEM;
-	d = &w->attrs[w->nr_attrs];
-	memset(d, 0, sizeof(*d));
-	d->attr = *attr;
-	/* Every field we know is in the copy; say so to the reader. */
-	d->attr.size = sizeof(d->attr);
-	d->name = name ? strdup(name) : NULL;
-	d->ids = calloc(nr_ids + 1, sizeof(u64));
-	if ((name && !d->name) || !d->ids) {
-		free(d->name);
-		free(d->ids);
-		return -ENOMEM;
-	}
-	if (nr_ids)
-		memcpy(d->ids, ids, nr_ids * sizeof(u64));
-	d->nr_ids = nr_ids;
-	w->nr_attrs++;
-	/* A pipe learns of late attrs in the stream itself. */
-	if (w->pipe && w->begun)
-		return perf_data_writer__begin(w);
-	if (w->begun)
-		scan_check(w);
-	return 0;
-}
-
-/* ids of every attr, then the attrs section pointing at them, at off. */
-static int write_attrs(struct perf_data_writer *w, u64 off,
-		       struct perf_file_section *sec)
-{
-	u64 ids_off = off;
-	u32 i;
-	int err = 0;
-
-	for (i = 0; i < w->nr_attrs && !err; i++) {
-		size_t len = w->attrs[i].nr_ids * sizeof(u64);
-
-		err = pwrite_full(w->fd, w->attrs[i].ids, len, off);
-		off += len;
-	}
-	sec->offset = off;
-	sec->size = (u64)w->nr_attrs * FILE_ATTR_SIZE;
-	for (i = 0; i < w->nr_attrs && !err; i++) {
-		struct perf_file_attr fa;
-
-		memset(&fa, 0, sizeof(fa));
-		fa.attr = w->attrs[i].attr;
-		fa.ids.offset = ids_off;
-		fa.ids.size = w->attrs[i].nr_ids * sizeof(u64);
-		ids_off += fa.ids.size;
-		err = pwrite_full(w->fd, &fa, sizeof(fa), off);
-		off += sizeof(fa);
-	}
-	return err;
-}
-
-static int begin_file(struct perf_data_writer *w)
-{
-	struct perf_file_section sec;
-	int err;
-
-	err = write_attrs(w, FILE_HEADER_SIZE, &sec);
-	if (err)
-		return err;
-	w->data_offset = sec.offset + sec.size;
-	w->nr_attrs_out = w->nr_attrs;
-	scan_setup(w);
-	return writer_header(w, &sec, NULL);
-}
-
-static void put_attr_record(struct perf_fbuf *b, const struct perf_event_desc *d)
-{
-	size_t size = sizeof(struct perf_counter_header) + sizeof(d->attr) +
-		      d->nr_ids * sizeof(u64);
-	struct perf_counter_header h = {
-		.type = PERF_RECORD_HEADER_ATTR,
-		.size = size,
-	};
-
-	/* The record size is 16 bits: that caps the ids of one attr. */
-	if (size > UINT16_MAX) {
-		b->err = -E2BIG;
-		return;
-	}
-	perf_fbuf__put(b, &h, sizeof(h));
-	perf_fbuf__put(b, &d->attr, sizeof(d->attr));
-	perf_fbuf__put(b, d->ids, d->nr_ids * sizeof(u64));
-}
-
-/* Padded to 8 bytes so that the records after it stay aligned. */
-static void put_feature_record(struct perf_fbuf *b, u64 feat,
-			       const struct perf_fbuf *payload)
-{
-	size_t len = payload ? payload->len : 0;
-	size_t pad = PERF_ALIGN8(len) - len;
-	struct perf_record_header_feature fe = {
-		.header.type = PERF_RECORD_HEADER_FEATURE,
-		.header.size = sizeof(fe) + len + pad,
-		.feat_id = feat,
-	};
-
-	perf_fbuf__put(b, &fe, sizeof(fe));
-	if (len)
-		perf_fbuf__put(b, payload->data, len);
-	perf_fbuf__zero(b, pad);
-}
-
-/* The writer's own attrs stand for EVENT_DESC. */
-static void features_view(const struct perf_data_writer *w,
-			  struct perf_header_info *view)
-{
-	*view = w->info;
-	view->events = w->attrs;
-	view->nr_events = w->nr_attrs;
-	if (w->nr_attrs)
-		perf_feat_set(view->features, HEADER_EVENT_DESC);
-}
-
-/*
- * In a pipe the tracing data has a record of its own: a 16-byte header
- * (type, size, the blob's size padded to 8 bytes, a pad word), then the
- * blob.
- */
-static void put_tracing_data_record(struct perf_fbuf *b,
-				    const struct perf_header_info *info)
-{
-	u64 len = info->tracing_data_size;
-	u32 padded = PERF_ALIGN8(len);
-	struct perf_counter_header h = {
-		.type = PERF_RECORD_HEADER_TRACING_DATA,
-		.size = sizeof(h) + 2 * sizeof(u32),
-	};
-
-	perf_fbuf__put(b, &h, sizeof(h));
-	perf_fbuf__put_u32(b, padded);
-	perf_fbuf__put_u32(b, 0);
-	perf_fbuf__put(b, info->tracing_data, len);
-	perf_fbuf__zero(b, padded - len);
-}
-
-static void put_pipe_features(struct perf_data_writer *w, struct perf_fbuf *b)
-{
-	struct perf_header_info view;
-	int feat;
-
-	features_view(w, &view);
-	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
-		struct perf_fbuf payload = { 0 };
-
-		/* Build ids go out as records at the end, with the data. */
-		if (!perf_feat_test(view.features, feat) ||
-		    feat == HEADER_BUILD_ID || feat == HEADER_SAMPLE_TIME)
-			continue;
-		if (feat == HEADER_TRACING_DATA) {
-			put_tracing_data_record(b, &view);
-			continue;
-		}
-		if (!perf_header__write_feature(&payload, feat, &view) &&
-		    payload.len + 24 <= UINT16_MAX)
-			put_feature_record(b, feat, &payload);
-		perf_fbuf__free(&payload);
-	}
-	put_feature_record(b, HEADER_LAST_FEATURE, NULL);
-}
-
-static int begin_pipe(struct perf_data_writer *w)
-{
-	struct perf_fbuf b = { 0 };
-	int err;
-
-	if (!w->begun) {
-		struct perf_pipe_file_header ph = {
-			.magic = PERF_MAGIC2,
-			.size = PIPE_HEADER_SIZE,
-		};
-
-		perf_fbuf__put(&b, &ph, sizeof(ph));
-	}
-	for (; w->nr_attrs_out < w->nr_attrs; w->nr_attrs_out++)
-		put_attr_record(&b, &w->attrs[w->nr_attrs_out]);
-	if (!w->begun)
-		put_pipe_features(w, &b);
-	err = b.err ? b.err : buf_put(w, b.data, b.len);
-	w->data_size += b.len;
-	perf_fbuf__free(&b);
-	return err;
-}
-
-int perf_data_writer__begin(struct perf_data_writer *w)
-{
-	int err;
-
-	if (w->err || w->closed)
-		return w->err ? w->err : -EBADF;
-	if (w->begun && !w->pipe)
-		return 0;
-	err = w->pipe ? begin_pipe(w) : begin_file(w);
-	if (err && !w->err)
-		w->err = err;
-	w->begun = true;
-	return err;
-}
-
-int perf_data_writer__write(struct perf_data_writer *w, const void *buf,
-			    size_t len)
-{
-	int err;
-
-	if (w->err || w->closed)
-		return w->err ? w->err : -EBADF;
-	if (!w->begun) {
-		err = perf_data_writer__begin(w);
-		if (err)
-			return err;
-	}
-	w->data_size += len;
-	if (len < w->buf_cap / 2)
-		return buf_put(w, buf, len);
-	/* Large writes skip the copy. */
-	err = flush_buf(w, true);
-	if (err)
-		return err;
-	if (!w->pipe)
-		scan_records(w, buf, len);
-	return write_direct(w, buf, len);
-}
-
-struct feat_layout {
-	struct perf_fbuf payload;
-	struct perf_file_section sec[HEADER_LAST_FEATURE];
-	u64 bits[HEADER_FEAT_WORDS];
-	u32 nr;
-};
-
-static int layout_features(struct perf_data_writer *w, struct feat_layout *l)
-{
-	struct perf_header_info view;
-	int feat;
-
-	features_view(w, &view);
-	if (!perf_feat_test(view.features, HEADER_SAMPLE_TIME) &&
-	    w->scan.samples && w->scan.time_pos >= 0) {
-		view.first_sample_time = w->scan.first;
-		view.last_sample_time = w->scan.last;
-		perf_feat_set(view.features, HEADER_SAMPLE_TIME);
-	}
-	for (feat = HEADER_FIRST_FEATURE; feat < HEADER_LAST_FEATURE; feat++) {
-		size_t start = l->payload.len;
-		int err;
-
-		if (!perf_feat_test(view.features, feat))
-			continue;
-		err = perf_header__write_feature(&l->payload, feat, &view);
-		if (err == -ENOENT)
-			continue;
-		if (err)
-			return err;
-		l->sec[l->nr].offset = start;
-		l->sec[l->nr].size = l->payload.len - start;
-		perf_feat_set(l->bits, feat);
-		l->nr++;
-	}
-	return 0;
-}
-
-/* The section table right after the data, the payloads after it. */
-static int write_features(struct perf_data_writer *w, u64 *end,
-			  u64 *bits)
-{
-	u64 off = w->data_offset + w->flushed, payload_off;
-	struct feat_layout *l = calloc(1, sizeof(*l));
-	u32 i;
-	int err;
-
-	if (!l)
-		return -ENOMEM;
-	err = layout_features(w, l);
-	payload_off = off + (u64)l->nr * sizeof(struct perf_file_section);
-	for (i = 0; i < l->nr; i++)
-		l->sec[i].offset += payload_off;
-	if (!err)
-		err = pwrite_full(w->fd, l->sec, l->nr * sizeof(l->sec[0]), off);
-	if (!err)
-		err = pwrite_full(w->fd, l->payload.data, l->payload.len,
-				  payload_off);
-	*end = payload_off + l->payload.len;
-	memcpy(bits, l->bits, sizeof(l->bits));
-	perf_fbuf__free(&l->payload);
-	free(l);
-	return err;
-}
-
-static int finish_file(struct perf_data_writer *w)
-{
-	u64 bits[HEADER_FEAT_WORDS] = { 0 };
-	struct perf_file_section sec = {
-		.offset = FILE_HEADER_SIZE,
-		.size = (u64)w->nr_attrs_out * FILE_ATTR_SIZE,
-	};
-	u64 end;
-	u32 i;
-	int err;
-
-	/* Where begin put them: after their ids. */
-	for (i = 0; i < w->nr_attrs_out; i++)
-		sec.offset += w->attrs[i].nr_ids * sizeof(u64);
-	err = write_features(w, &end, bits);
-	/* Attrs added after the data began go after the features. */
-	if (!err && w->nr_attrs != w->nr_attrs_out) {
-		err = write_attrs(w, PERF_ALIGN8(end), &sec);
-		end = sec.offset + sec.size;
-	}
-	if (!err)
-		err = writer_header(w, &sec, bits);
-	/* A reused descriptor may hold more than this recording. */
-	if (!err && ftruncate(w->fd, end))
-		err = -errno;
-	return err;
-}
-
-static int finish_pipe(struct perf_data_writer *w)
-{
-	struct perf_fbuf b = { 0 };
-	u32 i;
-	int err;
-
-	for (i = 0; i < w->info.nr_build_ids; i++)
-		perf_header__write_build_id_record(&b, &w->info.build_ids[i]);
-	err = b.err ? b.err : buf_put(w, b.data, b.len);
-	w->data_size += b.len;
-	perf_fbuf__free(&b);
-	return err ? err : flush_buf(w, true);
-}
-
-static void writer_release(struct perf_data_writer *w)
-{
-	u32 i;
-
-	for (i = 0; i < w->nr_attrs; i++) {
-		free(w->attrs[i].name);
-		free(w->attrs[i].ids);
-	}
-	free(w->attrs);
-	w->attrs = NULL;
-	w->nr_attrs = 0;
-	w->attrs_alloc = 0;
-	perf_header_info__exit(&w->info);
-	free(w->buf);
-	w->buf = NULL;
-	if (w->own_fd)
-		close(w->fd);
-	w->fd = -1;
-	free(w->path);
-	w->path = NULL;
-	w->closed = true;
-}
-
-int perf_data_writer__finish(struct perf_data_writer *w)
-{
-	int err;
-
-	if (w->closed)
-		return w->err;
-	if (!w->begun)
-		perf_data_writer__begin(w);
-	err = flush_buf(w, true);
-	if (!err)
-		err = w->pipe ? finish_pipe(w) : finish_file(w);
-	if (err && !w->err)
-		w->err = err;
-	writer_release(w);
-	return w->err;
-}
-
-void perf_data_writer__abort(struct perf_data_writer *w)
-{
-	char *path = w->path;
-
-	if (w->closed)
-		return;
-	w->path = NULL;
-	writer_release(w);
-	if (path)
-		unlink(path);
-	free(path);
-}
-
-u64 perf_data_writer__bytes(const struct perf_data_writer *w)
-{
-	return w->data_size;
-}
-
-/* ---- reading: messages ---- */
+/* ---- messages ---- */
 
 /* Format checking of the message helpers' arguments. */
 #ifndef __printf
@@ -884,7 +77,7 @@ const char *perf_session__warning(const struct perf_session *s)
 	return s->warnmsg;
 }
 
-/* ---- reading: attrs and the id table ---- */
+/* ---- attrs and the id table ---- */
 
 struct perf_id_slot {
 	u64 id;
@@ -1108,7 +301,7 @@ static void name_attrs(struct perf_session *s)
 			default_name(s, &s->attrs[i]);
 }
 
-/* ---- reading: file mode header ---- */
+/* ---- file mode header ---- */
 
 static int check_magic(struct perf_session *s, u64 magic)
 {
@@ -1317,7 +510,7 @@ static int open_file_mode(struct perf_session *s)
 	return err;
 }
 
-/* ---- reading: records, from the mapping or a stream ---- */
+/* ---- records, from the mapping or a stream ---- */
 
 /* Double the stream buffer, up to the @want bytes a record needs. */
 static int stream_grow(struct perf_session *s, size_t want)
@@ -1376,19 +569,10 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 	return 0;
 }
 
-/* Records in a stream need not be aligned: copy their header out. */
-static struct perf_counter_header rec_header(const u8 *rec)
-{
-	struct perf_counter_header h;
-
-	memcpy(&h, rec, sizeof(h));
-	return h;
-}
-
 /* Bytes that follow some records beyond header.size. */
 static u64 payload_size(const u8 *rec)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	u64 v = 0;
 	u32 v32 = 0;
 
@@ -1498,9 +682,9 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 }
 
 /* Kernel records are read as u64 arrays: give them 8-byte alignment. */
-static const union perf_event *aligned(struct perf_session *s, const u8 *rec)
+const union perf_event *session_aligned(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 
 	if (!((uintptr_t)rec & 7))
 		return (const void *)rec;
@@ -1508,12 +692,12 @@ static const union perf_event *aligned(struct perf_session *s, const u8 *rec)
 	return (const void *)s->scratch;
 }
 
-/* ---- reading: records perf writes (types 64 and up) ---- */
+/* ---- records perf writes (types 64 and up) ---- */
 
 static int process_attr_record(struct perf_session *s, const u8 *rec,
 			       u64 pos)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	struct perf_counter_attr attr;
 	u32 asz;
 
@@ -1539,7 +723,7 @@ static int process_attr_record(struct perf_session *s, const u8 *rec,
 static void process_feature_record(struct perf_session *s, const u8 *rec,
 				   u64 pos)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	u64 feat;
 
 	if (h.size < sizeof(struct perf_record_header_feature))
@@ -1559,7 +743,7 @@ static void process_feature_record(struct perf_session *s, const u8 *rec,
 /* PERF_RECORD_EVENT_UPDATE of type NAME: u64 type, u64 id, name. */
 static void process_event_update(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	struct perf_session_attr *a;
 	u64 type, id;
 	char *name;
@@ -1577,7 +761,7 @@ static void process_event_update(struct perf_session *s, const u8 *rec)
 
 static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	u64 size = payload_size(rec);
 
 	if (!s->stream) {
@@ -1600,7 +784,7 @@ static int note_tod_point(struct perf_session *s, const u8 *rec)
 {
 	struct tod_point p;
 
-	if (tod_point_parse(aligned(s, rec), &p))
+	if (tod_point_parse(session_aligned(s, rec), &p))
 		return 0;
 	return tod_add_point(&s->tod, &p);
 }
@@ -1609,7 +793,7 @@ static int note_tod_point(struct perf_session *s, const u8 *rec)
 static int process_user_record(struct perf_session *s, const u8 *rec,
 			       u64 pos, u64 total)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 
 	if (pos < s->processed_end)
 		return 0;
@@ -1651,7 +835,7 @@ static int read_prologue(struct perf_session *s)
 
 		if (ret <= 0)
 			return ret == -EBADMSG ? 0 : ret;
-		h = rec_header(rec);
+		h = session_rec_header(rec);
 		if (h.type < PERF_RECORD_USER_TYPE_START ||
 		    h.type == PERF_RECORD_FINISHED_ROUND ||
 		    h.type == PERF_RECORD_FINISHED_INIT)
@@ -1680,7 +864,7 @@ static int open_pipe_mode(struct perf_session *s)
 	return 0;
 }
 
-/* ---- reading: open and close ---- */
+/* ---- open and close ---- */
 
 /* Files up to this size are mapped in at open (MAP_POPULATE). */
 #define POPULATE_MAX (1ULL << 30)
@@ -1808,7 +992,6 @@ int perf_session__open(struct perf_session *s, const char *path)
 	return err;
 }
 
-static void queue_free(struct perf_session_queue *q);
 static void decomp_free(struct perf_session *s);
 
 void perf_session__close(struct perf_session *s)
@@ -1836,7 +1019,7 @@ void perf_session__close(struct perf_session *s)
 	free(s->buf);
 	free(s->scratch);
 	free(s->own_tracing_data);
-	queue_free(s->queue);
+	session_queue_free(s->queue);
 	decomp_free(s);
 	s->attrs = NULL;
 	s->ids.slots = NULL;
@@ -1856,15 +1039,15 @@ const void *perf_session__tracing_data(const struct perf_session *s,
 	return s->tracing_data;
 }
 
-/* ---- reading: decoding and delivery ---- */
+/* ---- decoding and delivery ---- */
 
 /*
  * The attr a kernel record came from: 0 with *attr (NULL when its id is
  * unknown or it carries none), -EINVAL for a sample too short to hold
  * its id.
  */
-static int attr_of(struct perf_session *s, const union perf_event *ev,
-		   struct perf_session_attr **attr)
+int session_attr_of(struct perf_session *s, const union perf_event *ev,
+		    struct perf_session_attr **attr)
 {
 	const u64 *p = ev->array;
 	u32 n = ev->header.size / sizeof(u64);
@@ -1923,7 +1106,7 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 
 	*has_time = false;
 	/* The kernel pads every record to 8 bytes; fields are u64 aligned. */
-	if ((ev->header.size & 7) || attr_of(s, ev, &a))
+	if ((ev->header.size & 7) || session_attr_of(s, ev, &a))
 		return -EINVAL;
 	*attr = a;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
@@ -1959,8 +1142,8 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
-static int decode_error(struct perf_session *s, u64 pos,
-			const union perf_event *ev, int err)
+int session_decode_error(struct perf_session *s, u64 pos,
+			 const union perf_event *ev, int err)
 {
 	if (err == -ERANGE)
 		return data_error(s, pos,
@@ -1999,10 +1182,10 @@ static u64 shown_offset(const struct perf_session *s, u64 pos)
 	return s->pipe ? pos - PIPE_HEADER_SIZE : pos;
 }
 
-static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
-		   perf_session_event_fn fn, void *ctx)
+int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
+		    perf_session_event_fn fn, void *ctx)
 {
-	const union perf_event *ev = aligned(s, rec);
+	const union perf_event *ev = session_aligned(s, rec);
 	struct perf_session_attr *attr;
 	struct perf_sample sample;
 	bool has_time;
@@ -2014,7 +1197,7 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	}
 	ret = decode(s, ev, &sample, &attr, &has_time);
 	if (ret < 0)
-		return decode_error(s, pos, ev, ret);
+		return session_decode_error(s, pos, ev, ret);
 	if (attr && (u32)attr->idx >= s->nr_attrs_pass) {
 		ret = ev->header.type == PERF_RECORD_SAMPLE;
 		attr = NULL;
@@ -2073,18 +1256,15 @@ static void decomp_free(struct perf_session *s)
 	s->decomp = NULL;
 }
 
-typedef int (*record_fn)(struct perf_session *s, const u8 *rec, u64 pos,
-			 perf_session_event_fn fn, void *ctx);
-
 /*
  * The records inside a COMPRESSED record go where the file's own
  * records go, with its offset.  They live in a buffer that the next
  * COMPRESSED record reuses: the time queue copies them.
  */
 static int unpack(struct perf_session *s, const u8 *rec, u64 pos,
-		  record_fn one, perf_session_event_fn fn, void *ctx)
+		  session_record_fn one, perf_session_event_fn fn, void *ctx)
 {
-	const struct perf_counter_header h = rec_header(rec);
+	const struct perf_counter_header h = session_rec_header(rec);
 	const void *inner;
 	int ret;
 
@@ -2114,460 +1294,43 @@ static int end_pass(struct perf_session *s, int ret)
 	return ret;
 }
 
+int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
+		 perf_session_event_fn fn, void *ctx)
+{
+	u64 pos = s->data_offset, total;
+	const u8 *rec;
+	int ret;
+
+	s->errmsg[0] = '\0';
+	ret = begin_pass(s);
+	if (!ret && ops->begin)
+		ret = ops->begin(s);
+	if (ret)
+		return ret;
+	while (!ret) {
+		ret = next_record(s, pos, pos, &rec, &total);
+		if (ret <= 0)
+			break;
+		ret = process_user_record(s, rec, pos, total);
+		if (!ret)
+			ret = ops->one(s, rec, pos, fn, ctx);
+		if (!ret)
+			ret = unpack(s, rec, pos, ops->one, fn, ctx);
+		pos += total;
+		progress(s, pos, false);
+	}
+	if (ops->end)
+		ret = ops->end(s, ret, fn, ctx);
+	progress(s, pos, true);
+	return end_pass(s, ret);
+}
+
 int perf_session__process_events(struct perf_session *s,
 				 perf_session_event_fn fn, void *ctx)
 {
-	u64 pos = s->data_offset, total;
-	const u8 *rec;
-	int ret;
+	static const struct session_pass_ops in_file_order = {
+		.one = session_deliver,
+	};
 
-	s->errmsg[0] = '\0';
-	ret = begin_pass(s);
-	while (!ret) {
-		ret = next_record(s, pos, pos, &rec, &total);
-		if (ret <= 0)
-			break;
-		ret = process_user_record(s, rec, pos, total);
-		if (!ret)
-			ret = deliver(s, rec, pos, fn, ctx);
-		if (!ret)
-			ret = unpack(s, rec, pos, deliver, fn, ctx);
-		pos += total;
-		progress(s, pos, false);
-	}
-	progress(s, pos, true);
-	return end_pass(s, ret);
-}
-
-/* ---- reading: time order ---- */
-
-/*
- * Queued kernel records.  A round's records arrive as a few runs that
- * are each sorted (one per ring buffer); they are sorted by a natural
- * merge sort and merged with what earlier rounds left over.
- */
-struct oe_event {
-	u64 time;
-	u64 pos;
-	const u8 *rec;
-	struct oe_chunk *chunk;		/* holds the copy, for streams */
-};
-
-struct oe_chunk {
-	size_t used;
-	size_t cap;
-	u32 live;
-	u64 data[];
-};
-
-#define OE_CHUNK_SIZE	(4U << 20)
-#define OE_MAX_QUEUED	(4U << 20)
-
-struct perf_session_queue {
-	struct oe_event *pending;	/* sorted, after earlier flushes */
-	u32 nr_pending;
-	u32 pending_cap;
-	struct oe_event *incoming;	/* this round, in file order */
-	u32 nr_incoming;
-	u32 incoming_cap;
-	struct oe_event *tmp;
-	u32 tmp_cap;
-	u64 max_time;			/* newest queued time */
-	u64 next_flush;			/* the next round flushes up to it */
-	u64 last_flushed;		/* time of the last delivered record */
-	u64 last_time;			/* time given to records without one */
-	struct oe_chunk *chunk;		/* where stream copies go */
-	struct oe_chunk *spare;
-};
-
-static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c);
-
-static void queue_free(struct perf_session_queue *q)
-{
-	u32 i;
-
-	if (!q)
-		return;
-	/* Records still queued after a stop hold their chunks. */
-	for (i = 0; i < q->nr_pending; i++)
-		chunk_release(q, q->pending[i].chunk);
-	for (i = 0; i < q->nr_incoming; i++)
-		chunk_release(q, q->incoming[i].chunk);
-	free(q->pending);
-	free(q->incoming);
-	free(q->tmp);
-	free(q->chunk);
-	free(q->spare);
-	free(q);
-}
-
-static int grow(struct oe_event **a, u32 *cap, u32 need)
-{
-	struct oe_event *p;
-	u32 n = *cap ? *cap : 1024;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*a, (size_t)n * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	*cap = n;
-	return 0;
-}
-
-static bool oe_before(const struct oe_event *a, const struct oe_event *b)
-{
-	return a->time < b->time || (a->time == b->time && a->pos < b->pos);
-}
-
-static void oe_merge(const struct oe_event *a, u32 na,
-		     const struct oe_event *b, u32 nb, struct oe_event *out)
-{
-	u32 i = 0, j = 0;
-
-	while (i < na && j < nb)
-		*out++ = oe_before(&b[j], &a[i]) ? b[j++] : a[i++];
-	while (i < na)
-		*out++ = a[i++];
-	while (j < nb)
-		*out++ = b[j++];
-}
-
-static u32 run_end(const struct oe_event *a, u32 i, u32 n)
-{
-	for (i++; i < n && !oe_before(&a[i], &a[i - 1]); i++)
-		;
-	return i;
-}
-
-/* Natural merge sort of a[n] using tmp[n]; returns where the result is. */
-static struct oe_event *oe_sort(struct oe_event *a, struct oe_event *tmp,
-				u32 n)
-{
-	while (n && run_end(a, 0, n) < n) {
-		struct oe_event *swap;
-		u32 i = 0;
-
-		while (i < n) {
-			u32 mid = run_end(a, i, n), end;
-
-			if (mid == n) {
-				memcpy(tmp + i, a + i, (n - i) * sizeof(*a));
-				break;
-			}
-			end = run_end(a, mid, n);
-			oe_merge(a + i, mid - i, a + mid, end - mid, tmp + i);
-			i = end;
-		}
-		swap = a;
-		a = tmp;
-		tmp = swap;
-	}
-	return a;
-}
-
-static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c)
-{
-	if (!c || --c->live || c == q->chunk)
-		return;
-	if (!q->spare) {
-		q->spare = c;
-		return;
-	}
-	free(c);
-}
-
-/* Streams reuse their buffer: a queued record needs its own copy. */
-static const u8 *queue_copy(struct perf_session_queue *q, const u8 *rec,
-			    struct oe_chunk **chunk)
-{
-	const struct perf_counter_header h = rec_header(rec);
-	size_t len = PERF_ALIGN8(h.size);
-	struct oe_chunk *c = q->chunk;
-	u8 *dst;
-
-	if (c && !c->live)
-		c->used = 0;
-	if (!c || c->used + len > c->cap) {
-		if (c && !c->live)
-			free(c);
-		c = q->spare;
-		q->spare = NULL;
-		if (!c)
-			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
-		if (!c)
-			return NULL;
-		c->used = 0;
-		c->cap = OE_CHUNK_SIZE;
-		c->live = 0;
-		q->chunk = c;
-	}
-	dst = (u8 *)c->data + c->used;
-	memcpy(dst, rec, h.size);
-	c->used += len;
-	c->live++;
-	*chunk = c;
-	return dst;
-}
-
-/* Deliver the queued records not later than limit, in time order. */
-static int queue_flush(struct perf_session *s, u64 limit,
-		       perf_session_event_fn fn, void *ctx)
-{
-	struct perf_session_queue *q = s->queue;
-	u32 n = q->nr_pending + q->nr_incoming, i;
-	struct oe_event *sorted, *merged;
-	int ret = 0;
-
-	if (!n)
-		return 0;
-	/* The sort ping-pongs between incoming and tmp; the merge goes
-	 * into whichever of them does not hold the sorted run.
-	 */
-	if (grow(&q->tmp, &q->tmp_cap, n) ||
-	    grow(&q->incoming, &q->incoming_cap, n) ||
-	    grow(&q->pending, &q->pending_cap, n))
-		return -ENOMEM;
-	sorted = oe_sort(q->incoming, q->tmp, q->nr_incoming);
-	merged = sorted == q->tmp ? q->incoming : q->tmp;
-	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
-	q->nr_incoming = 0;
-	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
-		ret = deliver(s, merged[i].rec, merged[i].pos, fn, ctx);
-		q->last_flushed = merged[i].time;
-		chunk_release(q, merged[i].chunk);
-	}
-	for (; ret && i < n; i++)
-		chunk_release(q, merged[i].chunk);
-	q->nr_pending = n - i;
-	memcpy(q->pending, merged + i, q->nr_pending * sizeof(*merged));
-	return ret;
-}
-
-/*
- * The time a kernel record is ordered by, read in place: the record is
- * decoded (and checked) once, when it is delivered.  *has_time as in
- * decode(); -EINVAL where decode() would fail before the sample fields.
- */
-static int record_time(struct perf_session *s, const union perf_event *ev,
-		       u64 *time, bool *has_time)
-{
-	const u64 *p = ev->array;
-	u32 n = ev->header.size / sizeof(u64);
-	struct perf_session_attr *a;
-	u64 t;
-	u32 pos;
-
-	*has_time = false;
-	if ((ev->header.size & 7) || attr_of(s, ev, &a))
-		return -EINVAL;
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
-			return 0;
-		t = a->attr.sample_type;
-		/* The header is p[0]; IDENTIFIER, IP and TID come first. */
-		pos = 1 + !!(t & PERF_SAMPLE_IDENTIFIER) +
-		      !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
-		if (pos >= n)
-			return -EINVAL;
-	} else {
-		if (!s->sample_id_all || !s->nr_attrs)
-			return 0;
-		t = a ? a->attr.sample_type : s->attrs[0].attr.sample_type;
-		pos = perf_sample_id_size(t) / sizeof(u64);
-		if (!(t & PERF_SAMPLE_TIME) || pos >= n)
-			return 0;
-		pos = n - pos + !!(t & PERF_SAMPLE_TID);
-	}
-	*time = p[pos];
-	*has_time = true;
-	return 0;
-}
-
-static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
-			perf_session_event_fn fn, void *ctx)
-{
-	struct perf_session_queue *q = s->queue;
-	const union perf_event *ev = aligned(s, rec);
-	u64 time;
-	struct oe_event *e;
-	bool has_time;
-
-	if (record_time(s, ev, &time, &has_time) < 0)
-		return decode_error(s, pos, ev, -EINVAL);
-	if (!has_time)
-		time = q->last_time;
-	/*
-	 * Time 0 is what records synthesized before counting started
-	 * carry: perf delivers those at once, and so do we.
-	 */
-	if (!time || time == UINT64_MAX)
-		return deliver(s, rec, pos, fn, ctx);
-	if (time < q->last_flushed)
-		s->stats.nr_unordered++;
-	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
-		return -ENOMEM;
-	e = &q->incoming[q->nr_incoming];
-	e->time = time;
-	e->pos = pos;
-	e->chunk = NULL;
-	e->rec = s->stream || s->unpacking ? queue_copy(q, rec, &e->chunk) :
-		 rec;
-	if (!e->rec)
-		return -ENOMEM;
-	q->nr_incoming++;
-	q->last_time = time;
-	if (time > q->max_time)
-		q->max_time = time;
-	/* A file without rounds must not queue all of itself. */
-	if (q->nr_incoming + q->nr_pending >= OE_MAX_QUEUED)
-		return queue_flush(s, q->last_time < q->max_time ?
-				   q->last_time : q->max_time, fn, ctx);
-	return 0;
-}
-
-static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
-		       perf_session_event_fn fn, void *ctx)
-{
-	const struct perf_counter_header h = rec_header(rec);
-	struct perf_session_queue *q = s->queue;
-	int ret;
-
-	if (h.type < PERF_RECORD_USER_TYPE_START)
-		return queue_record(s, rec, pos, fn, ctx);
-	ret = deliver(s, rec, pos, fn, ctx);
-	if (ret || h.type != PERF_RECORD_FINISHED_ROUND)
-		return ret;
-	/* What the previous round saw is complete now. */
-	ret = queue_flush(s, q->next_flush, fn, ctx);
-	q->next_flush = q->max_time;
-	return ret;
-}
-
-int perf_session__process_events_ordered(struct perf_session *s,
-					 perf_session_event_fn fn, void *ctx)
-{
-	u64 pos = s->data_offset, total;
-	const u8 *rec;
-	int ret, flush;
-
-	s->errmsg[0] = '\0';
-	ret = begin_pass(s);
-	if (ret)
-		return ret;
-	queue_free(s->queue);
-	s->queue = calloc(1, sizeof(*s->queue));
-	if (!s->queue)
-		return -ENOMEM;
-	while (!ret) {
-		ret = next_record(s, pos, pos, &rec, &total);
-		if (ret <= 0)
-			break;
-		ret = process_user_record(s, rec, pos, total);
-		if (!ret)
-			ret = ordered_one(s, rec, pos, fn, ctx);
-		if (!ret)
-			ret = unpack(s, rec, pos, ordered_one, fn, ctx);
-		pos += total;
-		progress(s, pos, false);
-	}
-	/* After a data error, what came before it still goes out. */
-	if (!ret || ret == -EBADMSG) {
-		char msg[sizeof(s->errmsg)];
-
-		memcpy(msg, s->errmsg, sizeof(msg));
-		flush = queue_flush(s, UINT64_MAX, fn, ctx);
-		/* The first error is the one to tell, be it the flush's. */
-		if (ret)
-			memcpy(s->errmsg, msg, sizeof(msg));
-		else
-			ret = flush;
-	}
-	queue_free(s->queue);
-	s->queue = NULL;
-	progress(s, pos, true);
-	return end_pass(s, ret);
-}
-
-/* ---- header lines ---- */
-
-void perf_session__fprintf_header(struct perf_session *s, FILE *fp, bool full)
-{
-	const struct perf_file_header *h = &s->header;
-	struct stat st;
-	time_t t = time(NULL);
-
-	if (s->fd >= 0 && !fstat(s->fd, &st))
-		t = st.st_mtime;
-	fprintf(fp, "# ========\n");
-	fprintf(fp, "# captured on    : %s", ctime(&t));
-	fprintf(fp, "# header version : 1\n");
-	fprintf(fp, "# data offset    : %llu\n",
-		s->pipe ? 0 : h->data.offset);
-	fprintf(fp, "# data size      : %llu\n",
-		s->pipe ? 0 : h->data.size);
-	fprintf(fp, "# feat offset    : %llu\n",
-		s->pipe ? 0 : h->data.offset + h->data.size);
-	if (s->pipe)
-		fprintf(fp, "# ========\n#\n");
-	perf_header_info__fprintf(&s->info, fp, full);
-	if (s->pipe)
-		return;
-	perf_header_info__fprintf_missing(&s->info, fp);
-	fprintf(fp, "# ========\n#\n");
-}
-
-/* "N records of unknown types (T, ...)": the types of the first few. */
-static void fprintf_unknown_types(const struct perf_session *s, FILE *fp)
-{
-	u32 i;
-
-	fprintf(fp, "%llu records of types this perf does not know (",
-		(unsigned long long)s->stats.nr_unknown_events);
-	for (i = 0; i < s->stats.nr_unknown_types; i++)
-		fprintf(fp, "%s%u", i ? ", " : "", s->stats.unknown_types[i]);
-	fputc(')', fp);
-}
-
-void perf_session__fprintf_skipped(const struct perf_session *s,
-				   const char *cmd, FILE *fp)
-{
-	const struct perf_session_stats *st = &s->stats;
-
-	if (!st->nr_unknown_events && !st->nr_unknown_id)
-		return;
-	fprintf(fp, "Warning: %s skipped ", cmd);
-	if (st->nr_unknown_events)
-		fprintf_unknown_types(s, fp);
-	if (st->nr_unknown_events && st->nr_unknown_id)
-		fputs(" and ", fp);
-	if (st->nr_unknown_id)
-		fprintf(fp, "%llu samples whose id names no event of the file",
-			(unsigned long long)st->nr_unknown_id);
-	fputs(".\n", fp);
-}
-
-void perf_session__close_report(struct perf_session *s, const char *cmd)
-{
-	perf_session__fprintf_skipped(s, cmd, stderr);
-	perf_session__close(s);
-}
-
-int perf_session__open_report(struct perf_session *s, const char *path,
-			      const char *cmd)
-{
-	int err = perf_session__open(s, path);
-
-	if (err == PERF_SESSION_EMPTY)
-		fprintf(stderr, "zero-sized file (%s), nothing to do!\n", path);
-	else if (err)
-		fprintf(stderr, "%s: %s\n", cmd, perf_session__error(s));
-	else if (perf_session__warning(s)[0])
-		fprintf(stderr, "Warning: %s\n", perf_session__warning(s));
-	if (err)
-		perf_session__close(s);
-	return err;
+	return session_pass(s, &in_file_order, fn, ctx);
 }

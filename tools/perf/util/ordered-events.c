@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time order for perf_session__process_events_ordered(): kernel records
+ * are queued and delivered in time order, round by round
+ * (PERF_RECORD_FINISHED_ROUND), the way perf report and the others that
+ * need time order read a file.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "session-internal.h"
+
+/*
+ * Queued kernel records.  A round's records arrive as a few runs that
+ * are each sorted (one per ring buffer); they are sorted by a natural
+ * merge sort and merged with what earlier rounds left over.
+ */
+struct oe_event {
+	u64 time;
+	u64 pos;
+	const u8 *rec;
+	struct oe_chunk *chunk;		/* holds the copy, for streams */
+};
+
+struct oe_chunk {
+	size_t used;
+	size_t cap;
+	u32 live;
+	u64 data[];
+};
+
+#define OE_CHUNK_SIZE	(4U << 20)
+#define OE_MAX_QUEUED	(4U << 20)
+
+struct perf_session_queue {
+	struct oe_event *pending;	/* sorted, after earlier flushes */
+	u32 nr_pending;
+	u32 pending_cap;
+	struct oe_event *incoming;	/* this round, in file order */
+	u32 nr_incoming;
+	u32 incoming_cap;
+	struct oe_event *tmp;
+	u32 tmp_cap;
+	u64 max_time;			/* newest queued time */
+	u64 next_flush;			/* the next round flushes up to it */
+	u64 last_flushed;		/* time of the last delivered record */
+	u64 last_time;			/* time given to records without one */
+	struct oe_chunk *chunk;		/* where stream copies go */
+	struct oe_chunk *spare;
+};
+
+static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c);
+
+void session_queue_free(struct perf_session_queue *q)
+{
+	u32 i;
+
+	if (!q)
+		return;
+	/* Records still queued after a stop hold their chunks. */
+	for (i = 0; i < q->nr_pending; i++)
+		chunk_release(q, q->pending[i].chunk);
+	for (i = 0; i < q->nr_incoming; i++)
+		chunk_release(q, q->incoming[i].chunk);
+	free(q->pending);
+	free(q->incoming);
+	free(q->tmp);
+	free(q->chunk);
+	free(q->spare);
+	free(q);
+}
+
+static int grow(struct oe_event **a, u32 *cap, u32 need)
+{
+	struct oe_event *p;
+	u32 n = *cap ? *cap : 1024;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*a, (size_t)n * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	*cap = n;
+	return 0;
+}
+
+static bool oe_before(const struct oe_event *a, const struct oe_event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->pos < b->pos);
+}
+
+static void oe_merge(const struct oe_event *a, u32 na,
+		     const struct oe_event *b, u32 nb, struct oe_event *out)
+{
+	u32 i = 0, j = 0;
+
+	while (i < na && j < nb)
+		*out++ = oe_before(&b[j], &a[i]) ? b[j++] : a[i++];
+	while (i < na)
+		*out++ = a[i++];
+	while (j < nb)
+		*out++ = b[j++];
+}
+
+static u32 run_end(const struct oe_event *a, u32 i, u32 n)
+{
+	for (i++; i < n && !oe_before(&a[i], &a[i - 1]); i++)
+		;
+	return i;
+}
+
+/* Natural merge sort of a[n] using tmp[n]; returns where the result is. */
+static struct oe_event *oe_sort(struct oe_event *a, struct oe_event *tmp,
+				u32 n)
+{
+	while (n && run_end(a, 0, n) < n) {
+		struct oe_event *swap;
+		u32 i = 0;
+
+		while (i < n) {
+			u32 mid = run_end(a, i, n), end;
+
+			if (mid == n) {
+				memcpy(tmp + i, a + i, (n - i) * sizeof(*a));
+				break;
+			}
+			end = run_end(a, mid, n);
+			oe_merge(a + i, mid - i, a + mid, end - mid, tmp + i);
+			i = end;
+		}
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
+static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c)
+{
+	if (!c || --c->live || c == q->chunk)
+		return;
+	if (!q->spare) {
+		q->spare = c;
+		return;
+	}
+	free(c);
+}
+
+/* Streams reuse their buffer: a queued record needs its own copy. */
+static const u8 *queue_copy(struct perf_session_queue *q, const u8 *rec,
+			    struct oe_chunk **chunk)
+{
+	const struct perf_counter_header h = session_rec_header(rec);
+	size_t len = PERF_ALIGN8(h.size);
+	struct oe_chunk *c = q->chunk;
+	u8 *dst;
+
+	if (c && !c->live)
+		c->used = 0;
+	if (!c || c->used + len > c->cap) {
+		if (c && !c->live)
+			free(c);
+		c = q->spare;
+		q->spare = NULL;
+		if (!c)
+			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = OE_CHUNK_SIZE;
+		c->live = 0;
+		q->chunk = c;
+	}
+	dst = (u8 *)c->data + c->used;
+	memcpy(dst, rec, h.size);
+	c->used += len;
+	c->live++;
+	*chunk = c;
+	return dst;
+}
+
+/* Deliver the queued records not later than limit, in time order. */
+static int queue_flush(struct perf_session *s, u64 limit,
+		       perf_session_event_fn fn, void *ctx)
+{
+	struct perf_session_queue *q = s->queue;
+	u32 n = q->nr_pending + q->nr_incoming, i;
+	struct oe_event *sorted, *merged;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	/* The sort ping-pongs between incoming and tmp; the merge goes
+	 * into whichever of them does not hold the sorted run.
+	 */
+	if (grow(&q->tmp, &q->tmp_cap, n) ||
+	    grow(&q->incoming, &q->incoming_cap, n) ||
+	    grow(&q->pending, &q->pending_cap, n))
+		return -ENOMEM;
+	sorted = oe_sort(q->incoming, q->tmp, q->nr_incoming);
+	merged = sorted == q->tmp ? q->incoming : q->tmp;
+	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
+	q->nr_incoming = 0;
+	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
+		ret = session_deliver(s, merged[i].rec, merged[i].pos, fn, ctx);
+		q->last_flushed = merged[i].time;
+		chunk_release(q, merged[i].chunk);
+	}
+	for (; ret && i < n; i++)
+		chunk_release(q, merged[i].chunk);
+	q->nr_pending = n - i;
+	memcpy(q->pending, merged + i, q->nr_pending * sizeof(*merged));
+	return ret;
+}
+
+/*
+ * The time a kernel record is ordered by, read in place: the record is
+ * decoded (and checked) once, when it is delivered.  *has_time as in
+ * decode(); -EINVAL where decode() would fail before the sample fields.
+ */
+static int record_time(struct perf_session *s, const union perf_event *ev,
+		       u64 *time, bool *has_time)
+{
+	const u64 *p = ev->array;
+	u32 n = ev->header.size / sizeof(u64);
+	struct perf_session_attr *a;
+	u64 t;
+	u32 pos;
+
+	*has_time = false;
+	if ((ev->header.size & 7) || session_attr_of(s, ev, &a))
+		return -EINVAL;
+	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
+			return 0;
+		t = a->attr.sample_type;
+		/* The header is p[0]; IDENTIFIER, IP and TID come first. */
+		pos = 1 + !!(t & PERF_SAMPLE_IDENTIFIER) +
+		      !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+		if (pos >= n)
+			return -EINVAL;
+	} else {
+		if (!s->sample_id_all || !s->nr_attrs)
+			return 0;
+		t = a ? a->attr.sample_type : s->attrs[0].attr.sample_type;
+		pos = perf_sample_id_size(t) / sizeof(u64);
+		if (!(t & PERF_SAMPLE_TIME) || pos >= n)
+			return 0;
+		pos = n - pos + !!(t & PERF_SAMPLE_TID);
+	}
+	*time = p[pos];
+	*has_time = true;
+	return 0;
+}
+
+static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
+			perf_session_event_fn fn, void *ctx)
+{
+	struct perf_session_queue *q = s->queue;
+	const union perf_event *ev = session_aligned(s, rec);
+	u64 time;
+	struct oe_event *e;
+	bool has_time;
+
+	if (record_time(s, ev, &time, &has_time) < 0)
+		return session_decode_error(s, pos, ev, -EINVAL);
+	if (!has_time)
+		time = q->last_time;
+	/*
+	 * Time 0 is what records synthesized before counting started
+	 * carry: perf delivers those at once, and so do we.
+	 */
+	if (!time || time == UINT64_MAX)
+		return session_deliver(s, rec, pos, fn, ctx);
+	if (time < q->last_flushed)
+		s->stats.nr_unordered++;
+	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
+		return -ENOMEM;
+	e = &q->incoming[q->nr_incoming];
+	e->time = time;
+	e->pos = pos;
+	e->chunk = NULL;
+	e->rec = s->stream || s->unpacking ? queue_copy(q, rec, &e->chunk) :
+		 rec;
+	if (!e->rec)
+		return -ENOMEM;
+	q->nr_incoming++;
+	q->last_time = time;
+	if (time > q->max_time)
+		q->max_time = time;
+	/* A file without rounds must not queue all of itself. */
+	if (q->nr_incoming + q->nr_pending >= OE_MAX_QUEUED)
+		return queue_flush(s, q->last_time < q->max_time ?
+				   q->last_time : q->max_time, fn, ctx);
+	return 0;
+}
+
+static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
+		       perf_session_event_fn fn, void *ctx)
+{
+	const struct perf_counter_header h = session_rec_header(rec);
+	struct perf_session_queue *q = s->queue;
+	int ret;
+
+	if (h.type < PERF_RECORD_USER_TYPE_START)
+		return queue_record(s, rec, pos, fn, ctx);
+	ret = session_deliver(s, rec, pos, fn, ctx);
+	if (ret || h.type != PERF_RECORD_FINISHED_ROUND)
+		return ret;
+	/* What the previous round saw is complete now. */
+	ret = queue_flush(s, q->next_flush, fn, ctx);
+	q->next_flush = q->max_time;
+	return ret;
+}
+
+static int ordered_begin(struct perf_session *s)
+{
+	session_queue_free(s->queue);
+	s->queue = calloc(1, sizeof(*s->queue));
+	return s->queue ? 0 : -ENOMEM;
+}
+
+/* After a data error, what came before it still goes out. */
+static int ordered_end(struct perf_session *s, int ret,
+		       perf_session_event_fn fn, void *ctx)
+{
+	if (!ret || ret == -EBADMSG) {
+		char msg[sizeof(s->errmsg)];
+		int flush;
+
+		memcpy(msg, s->errmsg, sizeof(msg));
+		flush = queue_flush(s, UINT64_MAX, fn, ctx);
+		/* The first error is the one to tell, be it the flush's. */
+		if (ret)
+			memcpy(s->errmsg, msg, sizeof(msg));
+		else
+			ret = flush;
+	}
+	session_queue_free(s->queue);
+	s->queue = NULL;
+	return ret;
+}
+
+int perf_session__process_events_ordered(struct perf_session *s,
+					 perf_session_event_fn fn, void *ctx)
+{
+	static const struct session_pass_ops in_time_order = {
+		.one = ordered_one,
+		.begin = ordered_begin,
+		.end = ordered_end,
+	};
+
+	return session_pass(s, &in_time_order, fn, ctx);
+}
