@@ -955,6 +955,51 @@ static int check_event_desc_twice(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* A HEADER_FEATURE record of HOSTNAME. */
+static void put_hostname_record(struct perf_fbuf *b, const char *name)
+{
+	struct perf_header_info info = { .hostname = (char *)name };
+	struct perf_fbuf payload = { 0 };
+
+	perf_header__write_feature(&payload, HEADER_HOSTNAME, &info);
+	put_header(b, PERF_RECORD_HEADER_FEATURE, 0, 16 + payload.len);
+	perf_fbuf__put_u64(b, HEADER_HOSTNAME);
+	perf_fbuf__put(b, payload.data, payload.len);
+	perf_fbuf__free(&payload);
+}
+
+/*
+ * A stream that repeats a feature after its first samples: what the
+ * first record put into the session's info is what readers took when
+ * the pass began (sort keys keep the CPU topology), so a repeat must
+ * not free or replace it.  It is ignored, and said so.
+ */
+static int check_feature_twice(struct test_ctx *ctx)
+{
+	struct perf_fbuf b = { 0 };
+	struct perf_session s;
+	const char *first;
+	int ret;
+
+	/* The writer's prologue has the first, the machine's name. */
+	put_sample(&b, &samples[0]);
+	put_hostname_record(&b, "second");
+	ret = pipe_file_session("feat2.data", &b, &s);
+	perf_fbuf__free(&b);
+	TEST_ASSERT(ctx, !ret, "feat2.data: %s", strerror(-ret));
+	first = s.info.hostname;
+	ret = perf_session__process_events(&s, ignore_record, NULL);
+	TEST_ASSERT(ctx, !ret && first && s.info.hostname == first &&
+		    strcmp(first, "second") &&
+		    strstr(perf_session__warning(&s), "HOSTNAME") &&
+		    strstr(perf_session__warning(&s), "repeats"),
+		    "hostname %s (%s at open), warning '%s'",
+		    s.info.hostname ?: "-", first ?: "-",
+		    perf_session__warning(&s));
+	perf_session__close(&s);
+	return TEST_OK;
+}
+
 /*
  * Records of a type this perf does not know and a sample of an id no
  * attr has are skipped, and said so once, with counts.
@@ -1084,6 +1129,8 @@ int test__data_pipe(struct test_ctx *ctx)
 		ret = check_late_attr(ctx);
 	if (ret == TEST_OK)
 		ret = check_event_desc_twice(ctx);
+	if (ret == TEST_OK)
+		ret = check_feature_twice(ctx);
 	if (ret == TEST_OK)
 		ret = check_skipped_said(ctx);
 	if (ret == TEST_OK)

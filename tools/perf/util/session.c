@@ -732,6 +732,16 @@ static void process_feature_record(struct perf_session *s, const u8 *rec,
 	/* HEADER_LAST_FEATURE marks the end of the features. */
 	if (feat == HEADER_LAST_FEATURE)
 		return;
+	/*
+	 * Readers hold what the first record of a feature put into info
+	 * (sort keys keep the CPU topology): a repeat must not free it.
+	 */
+	if (feat < HEADER_FEAT_BITS && perf_feat_test(s->info.features, feat)) {
+		add_warning(s, "%s: feature record %s at offset %#llx repeats one read before; ignored",
+			    s->name, perf_header__feat_name(feat) ?: "?",
+			    pos - (s->pipe ? PIPE_HEADER_SIZE : 0));
+		return;
+	}
 	if (perf_header__read_feature(&s->info, feat, rec + 16, h.size - 16))
 		add_warning(s, "%s: feature record %s at offset %#llx is malformed; ignored",
 			    s->name, perf_header__feat_name(feat) ?: "?",
