@@ -429,7 +429,10 @@ static int record_start(struct record_cmd *cmd)
 		}
 		cmd->out.cmd_pid = cmd->wl.pid;
 		if (record_is_workload_only(cmd))
-			cmd->evlist->threads->tid[0] = cmd->wl.pid;
+			err = perf_evlist__set_workload(cmd->evlist,
+							cmd->wl.pid);
+		if (err)
+			return err;
 	}
 	err = record_open(cmd);
 	return err ? err : record_map_rings(cmd);

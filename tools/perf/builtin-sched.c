@@ -13,6 +13,7 @@
 #include "util/report.h"
 #include "util/sched.h"
 #include "util/sched-daemon.h"
+#include "util/strvec.h"
 #include "util/symbol.h"
 
 static const char * const sched_usage[] = {
@@ -27,28 +28,17 @@ static int sched_record(int argc, const char **argv)
 	static const char * const fixed[] = {
 		"record", "-a", "-R", "-m", "1024", "-c", "1",
 	};
-	size_t nfixed = ARRAY_SIZE(fixed);
 	const char *events[SCHED_MAX_EVENTS];
-	int nev = sched_events(events, false);
-	const char **rargv;
-	int rargc = 0, i, ret;
-	size_t j;
+	int nev = sched_events(events, false), i;
+	struct strvec v = STRVEC_INIT;
 
-	rargv = calloc(nfixed + 2 * nev + argc + 1, sizeof(*rargv));
-	if (!rargv)
-		return 1;
-	for (j = 0; j < nfixed; j++)
-		rargv[rargc++] = fixed[j];
+	strvec__pushv(&v, ARRAY_SIZE(fixed), fixed);
 	for (i = 0; i < nev; i++) {
-		rargv[rargc++] = "-e";
-		rargv[rargc++] = events[i];
+		strvec__push(&v, "-e");
+		strvec__push(&v, events[i]);
 	}
-	for (i = 1; i < argc; i++)
-		rargv[rargc++] = argv[i];
-	rargv[rargc] = NULL;
-	ret = cmd_record(rargc, rargv);
-	free(rargv);
-	return ret;
+	strvec__pushv(&v, argc - 1, argv + 1);
+	return strvec__run(&v, cmd_record, "perf sched record");
 }
 
 static const char * const daemon_usage[] = {
@@ -251,19 +241,27 @@ static int sched_timehist(int argc, const char **argv)
 	return timehist_open_run(&cmd);
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+} sched_subcommands[] = {
+	{ "record", sched_record },
+	{ "timehist", sched_timehist },
+	{ "daemon", sched_daemon },
+};
+
 int cmd_sched(int argc, const char **argv)
 {
+	size_t i;
+
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
 		fprintf(stderr, "\n Usage: %s\n   or: %s\n   or: %s\n\n",
 			sched_usage[0], sched_usage[1], sched_usage[2]);
 		return 129;
 	}
-	if (!strcmp(argv[1], "record"))
-		return sched_record(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "timehist"))
-		return sched_timehist(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "daemon"))
-		return sched_daemon(argc - 1, argv + 1);
+	for (i = 0; i < ARRAY_SIZE(sched_subcommands); i++)
+		if (!strcmp(argv[1], sched_subcommands[i].name))
+			return sched_subcommands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "perf sched: unknown subcommand '%s' (record, timehist, daemon)\n",
 		argv[1]);
 	return 129;

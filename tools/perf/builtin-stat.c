@@ -359,17 +359,6 @@ static void stat_wait(struct stat_cmd *cmd, double start_ns)
 		stat_print_interval(cmd, start_ns, &last);
 }
 
-static int stat_set_workload_threads(struct stat_cmd *cmd)
-{
-	struct perf_thread_map *threads = perf_thread_map__new_any();
-
-	if (!threads)
-		return -ENOMEM;
-	threads->tid[0] = cmd->wl.pid;
-	perf_evlist__set_maps(cmd->evlist, cmd->evlist->cpus, threads);
-	return 0;
-}
-
 /* One measurement: open, run, read, close.  Returns 0 or -errno. */
 static int stat_run_once(struct stat_cmd *cmd)
 {
@@ -384,7 +373,7 @@ static int stat_run_once(struct stat_cmd *cmd)
 			return err;
 		}
 		if (stat_counts_workload_only(cmd)) {
-			err = stat_set_workload_threads(cmd);
+			err = perf_evlist__set_workload(cmd->evlist, cmd->wl.pid);
 			if (err)
 				goto out_kill;
 		}

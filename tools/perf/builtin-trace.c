@@ -22,6 +22,7 @@
 #include "builtin.h"
 #include "util/data.h"
 #include "util/parse-options.h"
+#include "util/strvec.h"
 #include "util/symbol.h"
 #include "util/trace.h"
 
@@ -57,7 +58,7 @@ static void trace_forward_signal(int sig)
 }
 
 /* What perf trace record and live tracing record. */
-static int record_args(const char **v, const char *filter)
+static void record_args(struct strvec *v, const char *filter)
 {
 	static const char * const fixed[] = {
 		"record", "-R", "-c", "1", "--tod", "-m", "1024",
@@ -65,70 +66,53 @@ static int record_args(const char **v, const char *filter)
 	static const char * const events[] = {
 		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
 	};
-	int n = 0;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(fixed); i++)
-		v[n++] = fixed[i];
+	strvec__pushv(v, ARRAY_SIZE(fixed), fixed);
 	for (i = 0; i < ARRAY_SIZE(events); i++) {
-		v[n++] = "-e";
-		v[n++] = events[i];
-		v[n++] = "--exclude-perf";
+		strvec__push(v, "-e");
+		strvec__push(v, events[i]);
+		strvec__push(v, "--exclude-perf");
 		if (filter) {
-			v[n++] = "--filter";
-			v[n++] = filter;
+			strvec__push(v, "--filter");
+			strvec__push(v, filter);
 		}
 	}
-	return n;
 }
 
 static int trace_record(int argc, const char **argv)
 {
-	const char **v = calloc(argc + 32, sizeof(*v));
-	int n, i, ret;
+	struct strvec v = STRVEC_INIT;
 
-	if (!v)
-		return 1;
-	n = record_args(v, NULL);
-	for (i = 1; i < argc; i++)
-		v[n++] = argv[i];
-	ret = cmd_record(n, v);
-	free(v);
-	return ret;
+	record_args(&v, NULL);
+	strvec__pushv(&v, argc - 1, argv + 1);
+	return strvec__run(&v, cmd_record, "perf trace");
+}
+
+static void push_option(struct strvec *v, const char *opt, const char *arg)
+{
+	if (arg) {
+		strvec__push(v, opt);
+		strvec__push(v, arg);
+	}
 }
 
 /* The recorder's options from ours: target, buffer size, output. */
-static int live_record_args(struct trace_cmd *cmd, const char **v,
-			    char *filter, size_t fsize, char *out, size_t osize,
-			    int fd)
+static void live_record_args(struct trace_cmd *cmd, struct strvec *v, int fd)
 {
-	int n;
+	char filter[64];
 
-	snprintf(filter, fsize, "common_pid != %d", (int)getpid());
-	snprintf(out, osize, "/proc/self/fd/%d", fd);
-	n = record_args(v, filter);
-	v[n++] = "-q";
-	v[n++] = "-o";
-	v[n++] = out;
-	if (cmd->mmap_pages) {
-		v[n++] = "-m";
-		v[n++] = cmd->mmap_pages;
-	}
+	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
+	record_args(v, filter);
+	strvec__push(v, "-q");
+	strvec__push(v, "-o");
+	strvec__pushf(v, "/proc/self/fd/%d", fd);
+	push_option(v, "-m", cmd->mmap_pages);
 	if (cmd->system_wide)
-		v[n++] = "-a";
-	if (cmd->cpu_list) {
-		v[n++] = "-C";
-		v[n++] = cmd->cpu_list;
-	}
-	if (cmd->pid_list) {
-		v[n++] = "-p";
-		v[n++] = cmd->pid_list;
-	}
-	if (cmd->tid_list) {
-		v[n++] = "-t";
-		v[n++] = cmd->tid_list;
-	}
-	return n;
+		strvec__push(v, "-a");
+	push_option(v, "-C", cmd->cpu_list);
+	push_option(v, "-p", cmd->pid_list);
+	push_option(v, "-t", cmd->tid_list);
 }
 
 static int child_status(pid_t pid)
@@ -143,18 +127,10 @@ static int child_status(pid_t pid)
 	return 128 + WTERMSIG(status);
 }
 
+/* A session open without error: its warning, then the trace. */
 static int trace_read(struct trace_cmd *cmd, struct perf_session *s,
-		      int err, FILE *out)
+		      FILE *out)
 {
-	if (err == PERF_SESSION_EMPTY) {
-		fprintf(stderr, "zero-sized file (%s), nothing to do!\n",
-			s->name);
-		return 0;
-	}
-	if (err) {
-		fprintf(stderr, "perf trace: %s\n", perf_session__error(s));
-		return 1;
-	}
 	if (perf_session__warning(s)[0])
 		fprintf(stderr, "Warning: %s\n", perf_session__warning(s));
 	return trace__run(&cmd->opts, s, out);
@@ -164,37 +140,33 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 		      FILE *out)
 {
 	struct sigaction sa = { .sa_handler = trace_forward_signal };
-	char filter[64], path[64];
+	struct strvec v = STRVEC_INIT;
 	struct perf_session s;
-	const char **v;
-	int p[2], n, i, ret, status;
+	int p[2], ret, status;
 
-	v = calloc(argc + 48, sizeof(*v));
-	if (!v || pipe2(p, O_CLOEXEC)) {
+	if (pipe2(p, O_CLOEXEC)) {
 		perror("perf trace");
-		free(v);
 		return 1;
 	}
 	/* Bursts wait in the pipe, not in the kernel's ring, while we print. */
 	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
-	n = live_record_args(cmd, v, filter, sizeof(filter), path,
-			     sizeof(path), p[1]);
+	live_record_args(cmd, &v, p[1]);
 	if (argc)
-		v[n++] = "--";
-	for (i = 0; i < argc; i++)
-		v[n++] = argv[i];
+		strvec__push(&v, "--");
+	strvec__pushv(&v, argc, argv);
 	fflush(NULL);
 	trace_child = fork();
 	if (trace_child < 0) {
 		perror("perf trace: fork");
+		strvec__clear(&v);
 		return 1;
 	}
 	if (!trace_child) {
 		close(p[0]);
-		_exit(cmd_record(n, v));
+		_exit(strvec__run(&v, cmd_record, "perf trace"));
 	}
 	close(p[1]);
-	free(v);
+	strvec__clear(&v);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -207,7 +179,7 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 		perf_session__close(&s);
 		return status ? status : ret != PERF_SESSION_EMPTY;
 	}
-	ret = trace_read(cmd, &s, ret, out);
+	ret = trace_read(cmd, &s, out);
 	perf_session__close_report(&s, "perf trace");
 	status = child_status(trace_child);
 	return ret ? ret : status;
@@ -216,9 +188,12 @@ static int trace_live(struct trace_cmd *cmd, int argc, const char **argv,
 static int trace_replay(struct trace_cmd *cmd, FILE *out)
 {
 	struct perf_session s;
-	int ret = perf_session__open(&s, cmd->input);
+	int ret = perf_session__open_report(&s, cmd->input, "perf trace");
 
-	ret = trace_read(cmd, &s, ret, out);
+	/* A zero-sized file has nothing to trace: not an error. */
+	if (ret)
+		return ret != PERF_SESSION_EMPTY;
+	ret = trace__run(&cmd->opts, &s, out);
 	perf_session__close_report(&s, "perf trace");
 	return ret;
 }

@@ -50,6 +50,16 @@ void perf_evlist__set_maps(struct perf_evlist *evlist,
 	evlist->threads = threads;
 }
 
+int perf_evlist__set_workload(struct perf_evlist *evlist, pid_t pid)
+{
+	struct perf_thread_map *threads = perf_thread_map__new_tid(pid);
+
+	if (!threads)
+		return -ENOMEM;
+	perf_evlist__set_maps(evlist, evlist->cpus, threads);
+	return 0;
+}
+
 /*
  * Open every event.  With @skip_unsupported, an event the kernel or the
  * hardware does not have (ENOENT, EOPNOTSUPP, ENODEV, EINVAL on a raw

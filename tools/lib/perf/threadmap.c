@@ -48,6 +48,14 @@ struct perf_thread_map *perf_thread_map__new_any(void)
 	return v.map;
 }
 
+struct perf_thread_map *perf_thread_map__new_tid(pid_t tid)
+{
+	struct tid_vec v = { NULL, 0 };
+
+	tid_vec__add(&v, tid);
+	return v.map;
+}
+
 /* All threads of @pid from /proc/PID/task; ESRCH when it does not exist. */
 static int tid_vec__add_process(struct tid_vec *v, pid_t pid)
 {

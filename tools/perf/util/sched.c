@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <event-parse.h>
+#include <perf/cpumap.h>
 #include "array.h"
 #include "report.h"
 #include "sched.h"
@@ -287,34 +288,21 @@ static bool id_listed(const u32 *list, u32 nr, u32 id)
 	return false;
 }
 
-/* "0,2-3": the CPUs to show. */
+/* "0,2-3": the CPUs to show, as a bitmap of the highest one's size. */
 static int parse_cpu_list(struct sched_timehist *th, const char *str)
 {
-	const char *p = str;
-	char *end;
+	struct perf_cpu_map *map = perf_cpu_map__parse(str);
+	int i;
 
-	th->cpu_bits = 4096;
+	if (!map)
+		return -EINVAL;
+	/* The map is sorted: its last CPU is the highest. */
+	th->cpu_bits = map->cpu[map->nr - 1] / 64 * 64 + 64;
 	th->cpu_bitmap = calloc(th->cpu_bits / 64, sizeof(u64));
-	if (!th->cpu_bitmap)
-		return -ENOMEM;
-	while (*p) {
-		long a = strtol(p, &end, 10), b = a;
-
-		if (end == p || a < 0)
-			return -EINVAL;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtol(p, &end, 10);
-			if (end == p || b < a)
-				return -EINVAL;
-		}
-		if (b >= th->cpu_bits || (*end && *end != ','))
-			return -EINVAL;
-		for (; a <= b; a++)
-			th->cpu_bitmap[a / 64] |= 1ULL << (a % 64);
-		p = *end ? end + 1 : end;
-	}
-	return 0;
+	for (i = 0; th->cpu_bitmap && i < map->nr; i++)
+		th->cpu_bitmap[map->cpu[i] / 64] |= 1ULL << (map->cpu[i] % 64);
+	perf_cpu_map__put(map);
+	return th->cpu_bitmap ? 0 : -ENOMEM;
 }
 
 static bool cpu_shown(const struct sched_timehist *th, u32 cpu)

@@ -72,3 +72,22 @@ void strvec__clear(struct strvec *sv)
 	sv->alloc = 0;
 	sv->failed = 0;
 }
+
+int strvec__run(struct strvec *sv, int (*fn)(int argc, const char **argv),
+		const char *who)
+{
+	const char **argv = NULL;
+	int ret = 1;
+
+	if (!sv->failed)
+		argv = calloc(sv->nr + 1, sizeof(*argv));
+	if (argv) {
+		memcpy(argv, sv->v, sv->nr * sizeof(*argv));
+		ret = fn(sv->nr, argv);
+	} else {
+		fprintf(stderr, "%s: out of memory\n", who);
+	}
+	free(argv);
+	strvec__clear(sv);
+	return ret;
+}

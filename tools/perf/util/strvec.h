@@ -31,4 +31,12 @@ static inline int strvec__failed(const struct strvec *sv)
 
 void strvec__clear(struct strvec *sv);
 
+/*
+ * fn(nr, v) on a copy of the vector's pointers, which option parsing
+ * may reorder and overwrite, then clear the vector.  fn's result, or 1
+ * (said on stderr, naming @who) when a push had failed.
+ */
+int strvec__run(struct strvec *sv, int (*fn)(int argc, const char **argv),
+		const char *who);
+
 #endif /* __PERF_UTIL_STRVEC_H */

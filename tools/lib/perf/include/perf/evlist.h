@@ -22,6 +22,8 @@ void perf_evlist__add(struct perf_evlist *evlist, struct perf_evsel *evsel);
 void perf_evlist__set_maps(struct perf_evlist *evlist,
 			   struct perf_cpu_map *cpus,
 			   struct perf_thread_map *threads);
+/* Count the workload @pid (and, with inherit, its children) alone. */
+int perf_evlist__set_workload(struct perf_evlist *evlist, pid_t pid);
 int perf_evlist__open(struct perf_evlist *evlist, bool skip_unsupported);
 void perf_evlist__close(struct perf_evlist *evlist);
 int perf_evlist__enable(struct perf_evlist *evlist);

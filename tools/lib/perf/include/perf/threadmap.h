@@ -13,6 +13,8 @@ struct perf_thread_map {
 
 struct perf_thread_map *perf_thread_map__new_any(void);
 struct perf_thread_map *perf_thread_map__new_pid(pid_t pid);
+/* The one thread @tid, without looking it up (a workload just forked). */
+struct perf_thread_map *perf_thread_map__new_tid(pid_t tid);
 struct perf_thread_map *perf_thread_map__parse_pids(const char *list);
 struct perf_thread_map *perf_thread_map__parse_tids(const char *list);
 void perf_thread_map__put(struct perf_thread_map *map);
