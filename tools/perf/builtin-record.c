@@ -186,22 +186,11 @@ static int record_fallback(struct record_cmd *cmd)
 /* Without the right to sample the kernel, sample user space only. */
 static bool record_fallback_to_user(struct record_cmd *cmd, int err)
 {
-	struct perf_evsel *pos;
-	bool changed = false;
-
-	if (err != -EACCES && err != -EPERM)
+	if (!perf_evlist__exclude_kernel_on_eperm(cmd->evlist, err))
 		return false;
-	perf_evlist__for_each(cmd->evlist, pos) {
-		if (pos->attr.exclude_kernel ||
-		    pos->attr.type == PERF_TYPE_TRACEPOINT)
-			continue;
-		pos->attr.exclude_kernel = 1;
-		pos->attr.exclude_hv = 1;
-		changed = true;
-	}
-	if (changed && !cmd->quiet)
+	if (!cmd->quiet)
 		fprintf(stderr, "perf record: no permission to sample the kernel, sampling user space only\n");
-	return changed;
+	return true;
 }
 
 static int record_open(struct record_cmd *cmd)

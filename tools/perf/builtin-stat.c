@@ -112,21 +112,11 @@ static int stat_alloc_tables(struct stat_cmd *cmd)
  */
 static bool stat_fallback_to_user(struct stat_cmd *cmd, int err)
 {
-	struct perf_evsel *pos;
-	bool changed = false;
-
-	if (err != -EACCES && err != -EPERM)
+	if (!perf_evlist__exclude_kernel_on_eperm(cmd->evlist, err))
 		return false;
-	perf_evlist__for_each(cmd->evlist, pos) {
-		if (pos->attr.exclude_kernel || pos->attr.type == PERF_TYPE_TRACEPOINT)
-			continue;
-		pos->attr.exclude_kernel = 1;
-		pos->attr.exclude_hv = 1;
-		changed = true;
-	}
-	if (changed && cmd->verbose)
+	if (cmd->verbose)
 		fprintf(stderr, "perf stat: no permission to count the kernel, counting user space only\n");
-	return changed;
+	return true;
 }
 
 /* Report a fatal open error; unsupported events are not fatal. */

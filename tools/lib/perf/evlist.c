@@ -50,6 +50,26 @@ void perf_evlist__set_maps(struct perf_evlist *evlist,
 	evlist->threads = threads;
 }
 
+bool perf_evlist__exclude_kernel_on_eperm(struct perf_evlist *evlist,
+					  int err)
+{
+	struct perf_evsel *pos;
+	bool changed = false;
+
+	if (err != -EACCES && err != -EPERM)
+		return false;
+	perf_evlist__for_each(evlist, pos) {
+		/* A tracepoint is a kernel event: user-only changes nothing. */
+		if (pos->attr.exclude_kernel ||
+		    pos->attr.type == PERF_TYPE_TRACEPOINT)
+			continue;
+		pos->attr.exclude_kernel = 1;
+		pos->attr.exclude_hv = 1;
+		changed = true;
+	}
+	return changed;
+}
+
 int perf_evlist__set_workload(struct perf_evlist *evlist, pid_t pid)
 {
 	struct perf_thread_map *threads = perf_thread_map__new_tid(pid);

@@ -22,6 +22,14 @@ void perf_evlist__add(struct perf_evlist *evlist, struct perf_evsel *evsel);
 void perf_evlist__set_maps(struct perf_evlist *evlist,
 			   struct perf_cpu_map *cpus,
 			   struct perf_thread_map *threads);
+/*
+ * After an open failed with @err: when it was a permission error (the
+ * paranoid level forbids the kernel to a user), make every event that
+ * counts the kernel count user space only.  True when one changed, and
+ * the open is worth a second try.
+ */
+bool perf_evlist__exclude_kernel_on_eperm(struct perf_evlist *evlist,
+					  int err);
 /* Count the workload @pid (and, with inherit, its children) alone. */
 int perf_evlist__set_workload(struct perf_evlist *evlist, pid_t pid);
 int perf_evlist__open(struct perf_evlist *evlist, bool skip_unsupported);
