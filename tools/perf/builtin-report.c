@@ -22,8 +22,7 @@ struct report_cmd {
 	struct tod_choice tod;		/* -D: --tod[=start], --no-tod */
 	bool header;
 	bool header_only;
-	bool children;
-	bool no_children;
+	int children;			/* TRISTATE_UNSET: by the file */
 	bool inverted;
 	bool stdio;
 	const char *callchain;
@@ -76,16 +75,13 @@ static int report_cmd_options(struct report_cmd *cmd,
 		usage_with_options_msg(report_usage, options,
 				       "no room for the parent key: at most %d keys",
 				       SORT_MAX_KEYS);
-	if (r->group && (cmd->children || cmd->fields))
+	if (r->group && (cmd->children == 1 || cmd->fields))
 		usage_with_options_msg(report_usage, options,
 				       "--group shows self overhead: not with --children or -F");
 	if (r->group)
-		cmd->no_children = true;
-	if (cmd->children && cmd->no_children)
-		usage_with_options_msg(report_usage, options,
-				       "--children and --no-children are exclusive");
-	r->children_set = cmd->children || cmd->no_children;
-	r->cfg.children = cmd->children;
+		cmd->children = 0;
+	r->children_set = cmd->children != TRISTATE_UNSET;
+	r->cfg.children = cmd->children == 1;
 	r->cfg.graph_min_pct = 0.5;
 	if (cmd->callchain && report__parse_callchain(cmd->callchain, r))
 		usage_with_options_msg(report_usage, options,
@@ -147,7 +143,7 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_cmd cmd = { .input = "perf.data" };
+	struct report_cmd cmd = { .input = "perf.data", .children = TRISTATE_UNSET };
 	struct report_filter *f = &cmd.r.filter;
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
@@ -163,10 +159,8 @@ int cmd_report(int argc, const char **argv)
 			    "the events of a group ({a,b}) side by side"),
 		OPT_BOOLEAN('n', "show-nr-samples", &cmd.r.cfg.show_nr_samples,
 			    "show a column with the number of samples"),
-		OPT_BOOLEAN(0, "children", &cmd.children,
-			    "accumulate callers' overhead (default with call chains)"),
-		OPT_BOOLEAN(0, "no-children", &cmd.no_children,
-			    "show only self overhead"),
+		OPT_TRISTATE(0, "children", &cmd.children,
+			     "accumulate callers' overhead (default with call chains; --no-children: self only)"),
 		{ .type = OPTION_CALLBACK, .short_name = 'g',
 		  .long_name = "call-graph", .value = &cmd.callchain,
 		  .argh = "graph|folded,min%,caller|callee",

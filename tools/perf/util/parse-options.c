@@ -99,6 +99,9 @@ static int apply(const struct option *o, const char *arg, int unset,
 	case OPTION_BOOLEAN:
 		*(bool *)o->value = !unset;
 		return 0;
+	case OPTION_TRISTATE:
+		*(int *)o->value = !unset;
+		return 0;
 	case OPTION_INCR:
 		*(int *)o->value = unset ? 0 : *(int *)o->value + 1;
 		return 0;
@@ -156,7 +159,7 @@ static const struct option *find_long(const struct option *opts,
 static bool takes_arg(const struct option *o)
 {
 	return o->argh != NULL && o->type != OPTION_BOOLEAN &&
-	       o->type != OPTION_INCR;
+	       o->type != OPTION_TRISTATE && o->type != OPTION_INCR;
 }
 
 /* Is the argument after an optional_next option its value? */

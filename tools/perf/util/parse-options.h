@@ -7,6 +7,7 @@
 enum option_type {
 	OPTION_END,
 	OPTION_BOOLEAN,		/* bool *; --no-NAME clears */
+	OPTION_TRISTATE,	/* int *: 1 --NAME, 0 --no-NAME, else as set */
 	OPTION_INCR,		/* int *; each use adds one */
 	OPTION_INTEGER,		/* int * */
 	OPTION_UINTEGER,	/* unsigned int * */
@@ -39,6 +40,15 @@ struct option {
 #define OPT_GROUP(h) { .type = OPTION_GROUP, .help = (h) }
 #define OPT_BOOLEAN(s, l, v, h) \
 	{ .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
+	  .value = (v), .help = (h) }
+/*
+ * An on/off option whose absence means "the default, decided later":
+ * *v holds TRISTATE_UNSET until --NAME (1) or --no-NAME (0), the last
+ * of them winning.
+ */
+#define TRISTATE_UNSET	-1
+#define OPT_TRISTATE(s, l, v, h) \
+	{ .type = OPTION_TRISTATE, .short_name = (s), .long_name = (l), \
 	  .value = (v), .help = (h) }
 #define OPT_INCR(s, l, v, h) \
 	{ .type = OPTION_INCR, .short_name = (s), .long_name = (l), \

@@ -17,6 +17,9 @@ $LINUX_PERF record -q -e cpu-clock -F 4000 -g -o "$data" -- \
 COMPARE_GRAPHS=1
 same_report "$data" --no-children
 same_report "$data" --children
+# Of the two, the last one given wins.
+same_report "$data" --children --no-children
+same_report "$data" --no-children --children
 same_report "$data" --no-children -G
 same_report "$data" --children -g callee
 same_report "$data" --no-children -g graph,0.1,callee
