@@ -600,6 +600,7 @@ int cmd_record(int argc, const char **argv)
 {
 	struct record_cmd cmd = { .output_name = "perf.data",
 				  .mmap_pages = RECORD_DEFAULT_PAGES };
+	struct option target_opts[TARGET_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_CALLBACK('e', "event", &cmd.target, "event",
 			     "event selector, see 'perf list'",
@@ -610,14 +611,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK_NOARG(0, "exclude-perf", &cmd.target,
 				   "do not record perf's own events of the -e before it",
 				   target__exclude_perf),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.target.system_wide,
-			    "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &cmd.target.cpu_list, "cpu",
-			   "list of CPUs to sample (e.g. 0,2-3)"),
-		OPT_STRING('p', "pid", &cmd.target.pid_list, "pid",
-			   "sample existing processes (all their threads)"),
-		OPT_STRING('t', "tid", &cmd.target.tid_list, "tid",
-			   "sample existing threads"),
+		OPT_TABLE(target_opts),
 		OPT_INTEGER('c', "count", &cmd.period, "n",
 			    "sample every n events"),
 		OPT_INTEGER('F', "freq", &cmd.freq, "hz",
@@ -663,6 +657,7 @@ int cmd_record(int argc, const char **argv)
 	if (!cmd.out.argv)
 		return 1;
 	memcpy(cmd.out.argv, argv, (argc + 1) * sizeof(*argv));
+	target__options(&cmd.target, target_opts);
 	argc = parse_options(argc - 1, argv + 1, options, record_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd.argv = argc ? argv + 1 : NULL;

@@ -489,20 +489,14 @@ static int stat_main(struct stat_cmd *cmd)
 int cmd_stat(int argc, const char **argv)
 {
 	struct stat_cmd cmd = { .repeat = 1 };
+	struct option target_opts[TARGET_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_CALLBACK('e', "event", &cmd.target, "event",
 			     "event selector, see 'perf list'",
 			     target__add_event),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.target.system_wide,
-			    "system-wide collection from all CPUs"),
-		OPT_STRING('C', "cpu", &cmd.target.cpu_list, "cpu",
-			   "list of CPUs to count (e.g. 0,2-3)"),
+		OPT_TABLE(target_opts),
 		OPT_BOOLEAN('A', "no-aggr", &cmd.no_aggr,
 			    "show counts per CPU"),
-		OPT_STRING('p', "pid", &cmd.target.pid_list, "pid",
-			   "count existing processes (all their threads)"),
-		OPT_STRING('t', "tid", &cmd.target.tid_list, "tid",
-			   "count existing threads"),
 		OPT_INTEGER('r', "repeat", &cmd.repeat, "n",
 			    "repeat the command and show mean and stddev"),
 		OPT_INTEGER('I', "interval-print", &cmd.interval_ms, "msec",
@@ -519,6 +513,7 @@ int cmd_stat(int argc, const char **argv)
 	};
 	int ret;
 
+	target__options(&cmd.target, target_opts);
 	argc = parse_options(argc - 1, argv + 1, options, stat_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	cmd.argv = argc ? argv + 1 : NULL;

@@ -9,6 +9,7 @@
 #include "builtin.h"
 #include "util/parse-options.h"
 #include "util/strvec.h"
+#include "util/target.h"
 #include "util/top.h"
 
 struct top_cmd {
@@ -16,10 +17,7 @@ struct top_cmd {
 	struct strvec record;		/* perf record's arguments */
 	const char *sort;
 	const char *percent_limit;
-	const char *cpu_list;
-	const char *pid_list;
-	const char *tid_list;
-	bool system_wide;
+	struct target target;		/* events unused: record's */
 	bool stdio;
 	bool tui;
 	char target_desc[256];
@@ -49,41 +47,33 @@ static int top_pass_option(const struct option *opt, const char *arg,
 
 static void top_target_desc(struct top_cmd *cmd)
 {
+	const struct target *t = &cmd->target;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (cmd->pid_list)
+	if (t->pid_list)
 		snprintf(cmd->target_desc, sizeof(cmd->target_desc),
-			 "target_pid: %s", cmd->pid_list);
-	else if (cmd->tid_list)
+			 "target_pid: %s", t->pid_list);
+	else if (t->tid_list)
 		snprintf(cmd->target_desc, sizeof(cmd->target_desc),
-			 "target_tid: %s", cmd->tid_list);
-	else if (cmd->cpu_list)
+			 "target_tid: %s", t->tid_list);
+	else if (t->cpu_list)
 		snprintf(cmd->target_desc, sizeof(cmd->target_desc),
-			 "all, CPU%s: %s", strpbrk(cmd->cpu_list, ",-") ? "s" : "",
-			 cmd->cpu_list);
+			 "all, CPU%s: %s", strpbrk(t->cpu_list, ",-") ? "s" : "",
+			 t->cpu_list);
 	else
 		snprintf(cmd->target_desc, sizeof(cmd->target_desc),
 			 "all, %ld CPU%s", cpus, cpus == 1 ? "" : "s");
 	cmd->t.target_desc = cmd->target_desc;
 }
 
-/* perf record -o - -q, with the target and the sampling options. */
+/* perf record's target: ours, and without one the whole system. */
 static void top_record_target(struct top_cmd *cmd)
 {
-	struct strvec *sv = &cmd->record;
-
-	if (cmd->pid_list) {
-		strvec__push(sv, "-p");
-		strvec__push(sv, cmd->pid_list);
-	} else if (cmd->tid_list) {
-		strvec__push(sv, "-t");
-		strvec__push(sv, cmd->tid_list);
-	} else if (cmd->cpu_list) {
-		strvec__push(sv, "-C");
-		strvec__push(sv, cmd->cpu_list);
-	} else {
-		strvec__push(sv, "-a");
-	}
+	/* -C alone, not -a -C: the CPUs are the target, not a filter. */
+	if (cmd->target.cpu_list)
+		cmd->target.system_wide = false;
+	target__default(&cmd->target, false);
+	target__push_options(&cmd->target, &cmd->record);
 }
 
 static void top_check_options(struct top_cmd *cmd,
@@ -94,10 +84,11 @@ static void top_check_options(struct top_cmd *cmd,
 	if (cmd->tui)
 		usage_with_options_msg(top_usage, options,
 				       "this perf top has no TUI yet: it shows its profile as --stdio does");
-	if (!!cmd->pid_list + !!cmd->tid_list + !!cmd->cpu_list > 1)
+	if (!!cmd->target.pid_list + !!cmd->target.tid_list +
+	    !!cmd->target.cpu_list > 1)
 		usage_with_options_msg(top_usage, options,
 				       "-p, -t and -C are exclusive");
-	if (cmd->system_wide && (cmd->pid_list || cmd->tid_list))
+	if (cmd->target.system_wide && target__has_tasks(&cmd->target))
 		usage_with_options_msg(top_usage, options,
 				       "-a watches every CPU: not with -p or -t");
 	if (sort_keys__parse(cmd->sort ? cmd->sort : "dso,sym", &r->cfg))
@@ -124,6 +115,7 @@ int cmd_top(int argc, const char **argv)
 		.t.delay_secs = 2,
 		.record = STRVEC_INIT,
 	};
+	struct option target_opts[TARGET_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_CALLBACK('e', "event", &cmd, "event",
 			     "event to sample (perf list), as perf record takes it",
@@ -138,14 +130,7 @@ int cmd_top(int argc, const char **argv)
 				   "record call chains", top_pass_option),
 		OPT_CALLBACK(0, "call-graph", &cmd, "fp",
 			     "how to record call chains", top_pass_option),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
-			    "every CPU (the default)"),
-		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
-			   "these CPUs only"),
-		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
-			   "these processes only"),
-		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
-			   "these threads only"),
+		OPT_TABLE(target_opts),
 		OPT_UINTEGER('d', "delay", &cmd.t.delay_secs, "seconds",
 			     "between refreshes (2)"),
 		OPT_UINTEGER('E', "entries", &cmd.t.entries, "n",
@@ -173,6 +158,7 @@ int cmd_top(int argc, const char **argv)
 	strvec__push(&cmd.record, "-q");
 	strvec__push(&cmd.record, "-o");
 	strvec__push(&cmd.record, "-");
+	target__options(&cmd.target, target_opts);
 	argc = parse_options(argc - 1, argv + 1, options, top_usage, 0);
 	if (argc)
 		usage_with_options_msg(top_usage, options,

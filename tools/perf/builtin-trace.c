@@ -24,6 +24,7 @@
 #include "util/parse-options.h"
 #include "util/strvec.h"
 #include "util/symbol.h"
+#include "util/target.h"
 #include "util/trace.h"
 
 struct trace_cmd {
@@ -35,10 +36,7 @@ struct trace_cmd {
 	bool summary_only;
 	bool with_summary;
 	int time;
-	bool system_wide;
-	const char *cpu_list;
-	const char *pid_list;
-	const char *tid_list;
+	struct target target;		/* events unused: the recorder's */
 	const char *mmap_pages;
 };
 
@@ -89,14 +87,6 @@ static int trace_record(int argc, const char **argv)
 	return strvec__run(&v, cmd_record, "perf trace");
 }
 
-static void push_option(struct strvec *v, const char *opt, const char *arg)
-{
-	if (arg) {
-		strvec__push(v, opt);
-		strvec__push(v, arg);
-	}
-}
-
 /* The recorder's options from ours: target, buffer size, output. */
 static void live_record_args(struct trace_cmd *cmd, struct strvec *v, int fd)
 {
@@ -107,12 +97,11 @@ static void live_record_args(struct trace_cmd *cmd, struct strvec *v, int fd)
 	strvec__push(v, "-q");
 	strvec__push(v, "-o");
 	strvec__pushf(v, "/proc/self/fd/%d", fd);
-	push_option(v, "-m", cmd->mmap_pages);
-	if (cmd->system_wide)
-		strvec__push(v, "-a");
-	push_option(v, "-C", cmd->cpu_list);
-	push_option(v, "-p", cmd->pid_list);
-	push_option(v, "-t", cmd->tid_list);
+	if (cmd->mmap_pages) {
+		strvec__push(v, "-m");
+		strvec__push(v, cmd->mmap_pages);
+	}
+	target__push_options(&cmd->target, v);
 }
 
 static int child_status(pid_t pid)
@@ -217,17 +206,16 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 	if (cmd->time > 2)
 		usage_with_options_msg(trace_usage, options,
 				       "-T and -TT are the time formats");
-	if (cmd->input && (argc || cmd->system_wide || cmd->cpu_list ||
-			   cmd->tid_list))
+	if (cmd->input && (argc || target__has_cpus(&cmd->target) ||
+			   cmd->target.tid_list))
 		usage_with_options_msg(trace_usage, options,
 				       "-i replays a file: no command, -a, -C or -t");
 	/* A recording shows the processes -p names. */
 	if (cmd->input)
-		o->pids = cmd->pid_list;
+		o->pids = cmd->target.pid_list;
 	/* Nothing to trace or replay: the whole system, as Linux perf. */
-	if (!cmd->input && !argc && !cmd->system_wide && !cmd->cpu_list &&
-	    !cmd->pid_list && !cmd->tid_list)
-		cmd->system_wide = true;
+	if (!cmd->input)
+		target__default(&cmd->target, argc);
 	why = trace_opts__check(o);
 	if (why)
 		usage_with_options_msg(trace_usage, options, "%s", why);
@@ -246,19 +234,13 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 int cmd_trace(int argc, const char **argv)
 {
 	struct trace_cmd cmd = { 0 };
+	struct option target_opts[TARGET_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "replay a recording (perf trace record)"),
 		OPT_STRING('o', "output", &cmd.output, "file",
 			   "write the trace to a file"),
-		OPT_BOOLEAN('a', "all-cpus", &cmd.system_wide,
-			    "trace the whole system"),
-		OPT_STRING('C', "cpu", &cmd.cpu_list, "cpu",
-			   "trace these CPUs (e.g. 0,2-3)"),
-		OPT_STRING('p', "pid", &cmd.pid_list, "pid",
-			   "trace existing processes (with -i: show only these)"),
-		OPT_STRING('t', "tid", &cmd.tid_list, "tid",
-			   "trace existing threads"),
+		OPT_TABLE(target_opts),
 		OPT_STRING('e', "expr", &cmd.opts.syscalls, "syscalls",
 			   "only these syscalls (globs; !name leaves one out)"),
 		OPT_STRING(0, "duration", &cmd.duration, "ms",
@@ -288,6 +270,7 @@ int cmd_trace(int argc, const char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return trace_record(argc - 1, argv + 1);
+	target__options(&cmd.target, target_opts);
 	argc = parse_options(argc - 1, argv + 1, options, trace_usage,
 			     PARSE_OPT_STOP_AT_NON_OPTION);
 	trace_check_options(&cmd, argc, options);

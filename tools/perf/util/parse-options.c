@@ -35,6 +35,18 @@ void parse_options__set_manual(const char *text)
 	manual_text = text;
 }
 
+static void print_options(const struct option *opts, FILE *out)
+{
+	for (; opts->type != OPTION_END; opts++) {
+		if (opts->type == OPTION_TABLE)
+			print_options(opts->value, out);
+		else if (opts->type == OPTION_GROUP)
+			fprintf(out, "\n%s\n", opts->help);
+		else
+			print_option(opts, out);
+	}
+}
+
 void usage_with_options(const char * const usage[], const struct option *opts)
 {
 	const char * const *u;
@@ -43,12 +55,7 @@ void usage_with_options(const char * const usage[], const struct option *opts)
 		fprintf(stderr, "%s %s\n", u == usage ? "\n Usage:" : "   or:",
 			*u);
 	fputc('\n', stderr);
-	for (; opts->type != OPTION_END; opts++) {
-		if (opts->type == OPTION_GROUP)
-			fprintf(stderr, "\n%s\n", opts->help);
-		else
-			print_option(opts, stderr);
-	}
+	print_options(opts, stderr);
 	fputc('\n', stderr);
 	exit(PARSE_OPT_USAGE_EXIT);
 }
@@ -132,28 +139,56 @@ bad_number:
 
 static const struct option *find_short(const struct option *opts, int c)
 {
-	for (; opts->type != OPTION_END; opts++)
-		if (opts->type != OPTION_GROUP && opts->short_name == c)
+	const struct option *found;
+
+	for (; opts->type != OPTION_END; opts++) {
+		if (opts->type == OPTION_TABLE) {
+			found = find_short(opts->value, c);
+			if (found)
+				return found;
+		} else if (opts->type != OPTION_GROUP && opts->short_name == c) {
 			return opts;
+		}
+	}
 	return NULL;
+}
+
+struct long_match {
+	const struct option *exact;
+	const struct option *prefix;
+	int nr_prefixes;
+};
+
+static void match_long(const struct option *opts, const char *name,
+		       size_t len, struct long_match *m)
+{
+	for (; opts->type != OPTION_END; opts++) {
+		if (opts->type == OPTION_TABLE) {
+			match_long(opts->value, name, len, m);
+			continue;
+		}
+		if (!opts->long_name || strncmp(opts->long_name, name, len))
+			continue;
+		if (strlen(opts->long_name) == len) {
+			if (!m->exact)
+				m->exact = opts;
+			continue;
+		}
+		m->prefix = opts;
+		m->nr_prefixes++;
+	}
 }
 
 /* Exact long name, or else a unique prefix of one. */
 static const struct option *find_long(const struct option *opts,
 				      const char *name, size_t len)
 {
-	const struct option *found = NULL, *o;
-	int matches = 0;
+	struct long_match m = { NULL, NULL, 0 };
 
-	for (o = opts; o->type != OPTION_END; o++) {
-		if (!o->long_name || strncmp(o->long_name, name, len))
-			continue;
-		if (strlen(o->long_name) == len)
-			return o;
-		found = o;
-		matches++;
-	}
-	return matches == 1 ? found : NULL;
+	match_long(opts, name, len, &m);
+	if (m.exact)
+		return m.exact;
+	return m.nr_prefixes == 1 ? m.prefix : NULL;
 }
 
 static bool takes_arg(const struct option *o)

@@ -14,6 +14,7 @@ enum option_type {
 	OPTION_STRING,		/* const char ** */
 	OPTION_CALLBACK,	/* callback(opt, arg, unset) */
 	OPTION_GROUP,		/* a heading in the help text */
+	OPTION_TABLE,		/* .value: more options, spliced in here */
 };
 
 struct option;
@@ -38,6 +39,8 @@ struct option {
 
 #define OPT_END() { .type = OPTION_END }
 #define OPT_GROUP(h) { .type = OPTION_GROUP, .help = (h) }
+/* Options several commands share, from an array ending in OPT_END(). */
+#define OPT_TABLE(t) { .type = OPTION_TABLE, .value = (void *)(t) }
 #define OPT_BOOLEAN(s, l, v, h) \
 	{ .type = OPTION_BOOLEAN, .short_name = (s), .long_name = (l), \
 	  .value = (v), .help = (h) }

@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <perf/parse-events.h>
+#include "strvec.h"
 #include "target.h"
 
 /* OPT_CALLBACK for -e: the option's value is the struct target. */
@@ -209,4 +211,42 @@ int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
 	}
 	perf_evlist__set_maps(evlist, cpus, threads);
 	return 0;
+}
+
+void target__push_options(const struct target *t, struct strvec *v)
+{
+	const struct {
+		const char *opt;
+		const char *arg;
+	} lists[] = {
+		{ "-C", t->cpu_list }, { "-p", t->pid_list }, { "-t", t->tid_list },
+	};
+	size_t i;
+
+	if (t->system_wide)
+		strvec__push(v, "-a");
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		if (!lists[i].arg)
+			continue;
+		strvec__push(v, lists[i].opt);
+		strvec__push(v, lists[i].arg);
+	}
+}
+
+void target__options(struct target *t,
+		     struct option opts[TARGET_OPTIONS_SIZE])
+{
+	const struct option o[TARGET_OPTIONS_SIZE] = {
+		OPT_BOOLEAN('a', "all-cpus", &t->system_wide,
+			    "system-wide collection from all CPUs"),
+		OPT_STRING('C', "cpu", &t->cpu_list, "cpu",
+			   "list of CPUs to watch (e.g. 0,2-3)"),
+		OPT_STRING('p', "pid", &t->pid_list, "pid",
+			   "existing processes (all their threads)"),
+		OPT_STRING('t', "tid", &t->tid_list, "tid",
+			   "existing threads"),
+		OPT_END()
+	};
+
+	memcpy(opts, o, sizeof(o));
 }

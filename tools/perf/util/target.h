@@ -26,6 +26,17 @@ enum target_cpus {
 	TARGET_TASKS_PER_CPU,
 };
 
+/*
+ * -a, -C, -p and -t, spelt and explained the same in every command that
+ * watches a target: fill @opts, then put OPT_TABLE(opts) in the
+ * command's options.
+ */
+#define TARGET_OPTIONS_SIZE	5
+void target__options(struct target *t,
+		     struct option opts[TARGET_OPTIONS_SIZE]);
+
+struct strvec;
+
 int target__add_event(const struct option *opt, const char *arg, int unset);
 /* --filter and --exclude-perf: they apply to the -e given before them. */
 int target__add_filter(const struct option *opt, const char *arg, int unset);
@@ -35,6 +46,8 @@ bool target__has_tasks(const struct target *t);
 bool target__has_cpus(const struct target *t);
 void target__default(struct target *t, bool has_command);
 const char *target__check(const struct target *t);
+/* The -a, -C, -p and -t options that give perf record this target. */
+void target__push_options(const struct target *t, struct strvec *v);
 int target__parse_events(struct target *t, struct perf_evlist *evlist,
 			 const char *default_events);
 int target__setup_maps(const struct target *t, struct perf_evlist *evlist,
