@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "builtin.h"
+#include "util/array.h"
 #include "util/parse-options.h"
 
 #ifdef NO_PERF_TESTS
@@ -103,21 +104,22 @@ static struct shell_test *load_shell_tests(int *nr)
 	struct shell_test *tests = NULL;
 	struct dirent *d;
 	DIR *dir = opendir(shell_dir);
-	int n = 0;
+	u32 n = 0, alloc = 0;
 
 	*nr = 0;
 	if (!dir)
 		return NULL;
 	while ((d = readdir(dir)) != NULL) {
 		size_t len = strlen(d->d_name);
-		struct shell_test *tmp;
 
 		if (len < 4 || strcmp(d->d_name + len - 3, ".sh"))
 			continue;
-		tmp = realloc(tests, (n + 1) * sizeof(*tests));
-		if (!tmp)
+		if (array_reserve_one((void **)&tests, &alloc, n,
+				      sizeof(*tests))) {
+			fprintf(stderr, "perf test: out of memory after %u shell tests\n",
+				n);
 			break;
-		tests = tmp;
+		}
 		snprintf(tests[n].path, sizeof(tests[n].path), "%s/%s",
 			 shell_dir, d->d_name);
 		read_shell_desc(&tests[n]);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include <perf/cpumap.h>
+#include "array.h"
 #include "event.h"
 #include "header.h"
 
@@ -107,6 +108,7 @@ static void free_groups(struct perf_header_info *info)
 	free(info->groups);
 	info->groups = NULL;
 	info->nr_groups = 0;
+	info->groups_alloc = 0;
 }
 
 static void free_pmu_mappings(struct perf_header_info *info)
@@ -685,6 +687,7 @@ static int read_groups(struct perf_header_info *info, struct fcur *c)
 	info->groups = calloc(nr + 1, sizeof(*info->groups));
 	if (!info->groups)
 		return -ENOMEM;
+	info->groups_alloc = nr + 1;
 	for (i = 0; i < nr && !c->bad; i++) {
 		info->nr_groups = i + 1;
 		info->groups[i].name = fcur_string(c);
@@ -1326,11 +1329,10 @@ int perf_header_info__add_group(struct perf_header_info *info,
 {
 	struct perf_group_desc *g;
 
-	g = realloc(info->groups, (info->nr_groups + 1) * sizeof(*g));
-	if (!g)
+	if (array_reserve_one((void **)&info->groups, &info->groups_alloc,
+			      info->nr_groups, sizeof(*g)))
 		return -ENOMEM;
-	info->groups = g;
-	g += info->nr_groups;
+	g = &info->groups[info->nr_groups];
 	g->name = strdup(name ? name : "{anon_group}");
 	if (!g->name)
 		return -ENOMEM;

@@ -241,7 +241,7 @@ struct perf_header_info {
 	u32 comp_ratio;
 	u32 comp_mmap_len;
 
-	u32 nr_groups;
+	u32 nr_groups, groups_alloc;
 	struct perf_group_desc *groups;
 
 	u32 nr_build_ids;

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -257,23 +258,25 @@ static double stats__rel_stddev(const struct sched_stats *st)
 
 /* ---- lists given on the command line ---- */
 
+/* "1,20,300": at most one id more than there are commas. */
 static int parse_id_list(const char *str, u32 **list, u32 *nr)
 {
 	const char *p = str;
+	size_t room = 1;
 	char *end;
 
-	while (*p) {
+	for (; *p; p++)
+		room += *p == ',';
+	*list = calloc(room, sizeof(**list));
+	if (!*list)
+		return -ENOMEM;
+	for (p = str; *p; p = *end ? end + 1 : end) {
 		long v = strtol(p, &end, 10);
 
-		if (end == p || v < 0 || (*end && *end != ','))
+		if (end == p || v < 0 || v > UINT32_MAX ||
+		    (*end && *end != ','))
 			return -EINVAL;
-		u32 *bigger = realloc(*list, (*nr + 1) * sizeof(**list));
-
-		if (!bigger)
-			return -ENOMEM;
-		*list = bigger;
 		(*list)[(*nr)++] = v;
-		p = *end ? end + 1 : end;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <libelf.h>
 #include <elfutils/libdwelf.h>
 #include "arena.h"
+#include "array.h"
 #include "buildid-cache.h"
 #include "demangle.h"
 #include "symbol.h"
@@ -1022,7 +1023,7 @@ int symtab__load_perf_map(struct symtab *st, const char *path)
 struct kallsyms_state {
 	struct sym_builder b;
 	char **modules;		/* index + 1 is raw_sym.module */
-	int nr_modules;
+	u32 nr_modules, modules_alloc;
 	int last_module;
 	const char *ref_name;
 	u64 ref_found;
@@ -1035,7 +1036,7 @@ static int kallsyms__module(struct kallsyms_state *ks, const char *name,
 			    size_t len)
 {
 	char **v;
-	int i;
+	u32 i;
 
 	if (ks->last_module && !strncmp(ks->modules[ks->last_module - 1], name, len) &&
 	    !ks->modules[ks->last_module - 1][len])
@@ -1045,10 +1046,10 @@ static int kallsyms__module(struct kallsyms_state *ks, const char *name,
 			return ks->last_module = i + 1;
 	if (ks->nr_modules >= 0xfffe)
 		return -E2BIG;
-	v = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*v));
-	if (!v)
+	if (array_reserve_one((void **)&ks->modules, &ks->modules_alloc,
+			      ks->nr_modules, sizeof(*ks->modules)))
 		return -ENOMEM;
-	ks->modules = v;
+	v = ks->modules;
 	v[ks->nr_modules] = strndup(name, len);
 	if (!v[ks->nr_modules])
 		return -ENOMEM;
@@ -1132,7 +1133,8 @@ static void kallsyms__relocate(struct kallsyms_state *ks, u64 ref_addr)
 static int kallsyms__emit(struct kallsyms_state *ks, struct symtab *kernel,
 			  kallsyms_module_fn module_table, void *arg)
 {
-	int i, err;
+	u32 i;
+	int err;
 
 	for (i = 0; i < ks->nr_modules; i++) {
 		struct symtab *mt = module_table ?
@@ -1152,7 +1154,8 @@ int symtab__load_kallsyms(struct symtab *kernel, const char *path,
 			  kallsyms_module_fn module_table, void *arg)
 {
 	struct kallsyms_state ks = { .ref_name = ref_name };
-	int i, err;
+	u32 i;
+	int err;
 
 	err = builder__init(&ks.b);
 	if (!err)

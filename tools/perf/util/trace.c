@@ -72,9 +72,9 @@ struct trace {
 	struct syscall_fmt *fmts[SYSCALL_NR_ABIS];
 	bool *selected[SYSCALL_NR_ABIS];	/* -e; NULL: all */
 	int *pids;
-	int nr_pids;
+	u32 nr_pids, pids_alloc;
 	const char **comms;		/* interned */
-	int nr_comms;
+	u32 nr_comms, comms_alloc;
 	bool have_first;
 	u64 first_time;
 	u64 nr_events;
@@ -199,11 +199,10 @@ static int setup_selection(struct trace *t)
 static int add_pid(const char *item, void *arg)
 {
 	struct trace *t = arg;
-	int *more = realloc(t->pids, (t->nr_pids + 1) * sizeof(*more));
 
-	if (!more)
+	if (array_reserve_one((void **)&t->pids, &t->pids_alloc, t->nr_pids,
+			      sizeof(*t->pids)))
 		return -ENOMEM;
-	t->pids = more;
 	t->pids[t->nr_pids++] = atoi(item);
 	return 0;
 }
@@ -212,11 +211,10 @@ static int add_pid(const char *item, void *arg)
 static int add_comm(const char *item, void *arg)
 {
 	struct trace *t = arg;
-	const char **more = realloc(t->comms, (t->nr_comms + 1) * sizeof(*more));
 
-	if (!more)
+	if (array_reserve_one((void **)&t->comms, &t->comms_alloc,
+			      t->nr_comms, sizeof(*t->comms)))
 		return -ENOMEM;
-	t->comms = more;
 	t->comms[t->nr_comms] = machine__intern_comm(&t->machine, item);
 	return t->comms[t->nr_comms++] ? 0 : -ENOMEM;
 }
@@ -224,7 +222,7 @@ static int add_comm(const char *item, void *arg)
 /* --pid and --comm. */
 static bool thread_shown(const struct trace *t, const struct thread *th)
 {
-	int i;
+	u32 i;
 
 	for (i = 0; i < t->nr_comms && t->comms[i] != th->comm; i++)
 		;
