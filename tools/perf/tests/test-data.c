@@ -914,6 +914,19 @@ static int ignore_record(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
+/* A HEADER_FEATURE record of feature @feat, as @info has it. */
+static void put_feature_record(struct perf_fbuf *b, int feat,
+			       const struct perf_header_info *info)
+{
+	struct perf_fbuf payload = { 0 };
+
+	perf_header__write_feature(&payload, feat, info);
+	put_header(b, PERF_RECORD_HEADER_FEATURE, 0, 16 + payload.len);
+	perf_fbuf__put_u64(b, feat);
+	perf_fbuf__put(b, payload.data, payload.len);
+	perf_fbuf__free(&payload);
+}
+
 /* A HEADER_FEATURE record of EVENT_DESC naming one event, id @id. */
 static void put_event_desc_record(struct perf_fbuf *b, const char *name,
 				  u64 id)
@@ -922,13 +935,8 @@ static void put_event_desc_record(struct perf_fbuf *b, const char *name,
 				     .name = (char *)name, .ids = &id,
 				     .nr_ids = 1 };
 	struct perf_header_info info = { .events = &d, .nr_events = 1 };
-	struct perf_fbuf payload = { 0 };
 
-	perf_header__write_feature(&payload, HEADER_EVENT_DESC, &info);
-	put_header(b, PERF_RECORD_HEADER_FEATURE, 0, 16 + payload.len);
-	perf_fbuf__put_u64(b, HEADER_EVENT_DESC);
-	perf_fbuf__put(b, payload.data, payload.len);
-	perf_fbuf__free(&payload);
+	put_feature_record(b, HEADER_EVENT_DESC, &info);
 }
 
 /*
@@ -959,13 +967,8 @@ static int check_event_desc_twice(struct test_ctx *ctx)
 static void put_hostname_record(struct perf_fbuf *b, const char *name)
 {
 	struct perf_header_info info = { .hostname = (char *)name };
-	struct perf_fbuf payload = { 0 };
 
-	perf_header__write_feature(&payload, HEADER_HOSTNAME, &info);
-	put_header(b, PERF_RECORD_HEADER_FEATURE, 0, 16 + payload.len);
-	perf_fbuf__put_u64(b, HEADER_HOSTNAME);
-	perf_fbuf__put(b, payload.data, payload.len);
-	perf_fbuf__free(&payload);
+	put_feature_record(b, HEADER_HOSTNAME, &info);
 }
 
 /*
