@@ -2,11 +2,28 @@
 /*
  * Reading the kernel's sample ring buffer.
  *
- * Ordering contract with the kernel: the kernel stores a record, then
- * publishes data_head with release semantics.  We load data_head with
- * acquire semantics before touching the data it covers, and store
- * data_tail with release semantics only after we are done with the bytes
- * it gives back, so the kernel never overwrites what we still read.
+ * Ordering contract with the kernel, in one picture.  Left, a writer in
+ * the kernel (rb_reserve() and rb_commit() in our kernel's
+ * kernel/perf_counter/ring_buffer.c; perf_output_begin() and
+ * perf_output_put_handle() in Linux); right, this reader:
+ *
+ *   kernel writer                        perf reader
+ *   -------------                        -----------
+ *   tail = READ_ONCE(data_tail)    (1)
+ *   full barrier, then reuse space
+ *   up to tail: write the record
+ *   full barrier                   (2)
+ *   WRITE_ONCE(data_head, head)  ---->   end = load_acquire(data_head)  (3)
+ *                                        read the records in [pos, end)
+ *                                (4) <-- store_release(data_tail, pos)
+ *
+ *   (2) pairs with (3): every byte of a record below a data_head we
+ *       see is written.  Our kernel publishes data_head only when the
+ *       outermost writer in flight completes, so it never covers a
+ *       record a nested writer (an NMI) is still filling.
+ *   (4) pairs with (1): the kernel writes over bytes we gave back only
+ *       after we stopped reading them; without a writable mapping
+ *       there is no data_tail to wait for, and it overwrites.
  *
  * A backward ring has no data_tail the kernel waits for: it is mapped
  * read-only and the kernel overwrites its oldest records.  The reader
