@@ -1409,16 +1409,88 @@ static int check_mutations(struct test_ctx *ctx, const u8 *orig, size_t len)
 	return TEST_OK;
 }
 
+/* The header of record @idx of a good test file. */
+static struct perf_counter_header *nth_record(u8 *file, int idx)
+{
+	struct perf_file_header h;
+	u64 pos;
+
+	memcpy(&h, file, sizeof(h));
+	for (pos = h.data.offset; idx--; )
+		pos += ((struct perf_counter_header *)(file + pos))->size;
+	return (struct perf_counter_header *)(file + pos);
+}
+
+/* The same file from a big-endian machine starts "2ELIFREP". */
+static void damage_big_endian(u8 *file)
+{
+	memcpy(file, "2ELIFREP", 8);
+}
+
+static void damage_version_1(u8 *file)
+{
+	memcpy(file, "PERFFILE", 8);
+}
+
+/* A record size below the header size: corrupt from there on. */
+static void damage_record_size(u8 *file)
+{
+	nth_record(file, 1)->size = 3;
+}
+
+/* A sample too short for its sample_type. */
+static void damage_sample_size(u8 *file)
+{
+	nth_record(file, 2)->size = 16;
+}
+
+/*
+ * One damage to a good file and what it must cause: an open error, or
+ * (at_record >= 0) a data error after that many records were read.
+ */
+static const struct garbage_case {
+	void (*damage)(u8 *file);
+	int open_error;
+	int at_record;
+	const char *msg;
+} garbage_cases[] = {
+	{ damage_big_endian, -EOPNOTSUPP, -1,
+	  "big-endian perf.data files are not supported" },
+	{ damage_version_1, -EOPNOTSUPP, -1, "version 1 perf.data" },
+	{ damage_record_size, 0, 1, "smaller than its header" },
+	{ damage_sample_size, 0, 2, "does not fit its event's sample_type" },
+};
+
+static int check_garbage_cases(struct test_ctx *ctx, const u8 *good,
+			       size_t len)
+{
+	const struct garbage_case *c;
+	u8 *file = malloc(len);
+	int ret = TEST_OK;
+	size_t i;
+
+	TEST_ASSERT(ctx, file, "malloc");
+	for (i = 0; i < ARRAY_SIZE(garbage_cases) && ret == TEST_OK; i++) {
+		c = &garbage_cases[i];
+		memcpy(file, good, len);
+		c->damage(file);
+		ret = c->at_record < 0 ?
+		      expect_open_error(ctx, file, len, c->open_error, c->msg) :
+		      expect_read_error(ctx, file, len, c->at_record, c->msg);
+	}
+	free(file);
+	return ret;
+}
+
 int test__data_garbage(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("perf.data");
-	struct perf_file_header h;
 	u8 junk[4096], *file;
 	size_t len, i;
-	u64 magic, rec0;
-	u16 size;
+	u64 magic;
 	int ret;
 
+	/* Not a file at all: random bytes, a lying header, too few bytes. */
 	srand(1);
 	for (i = 0; i < sizeof(junk); i++)
 		junk[i] = rand();
@@ -1436,31 +1508,8 @@ int test__data_garbage(struct test_ctx *ctx)
 	file = read_whole(path, &len);
 	TEST_ASSERT(ctx, file, "read back");
 	ret = check_mutations(ctx, file, len);
-	memcpy(&h, file, sizeof(h));
-	/* The same file from a big-endian machine starts "2ELIFREP". */
-	memcpy(file, "2ELIFREP", 8);
 	if (!ret)
-		ret = expect_open_error(ctx, file, len, -EOPNOTSUPP,
-					"big-endian perf.data files are not supported");
-	memcpy(file, "PERFFILE", 8);
-	if (!ret)
-		ret = expect_open_error(ctx, file, len, -EOPNOTSUPP,
-					"version 1 perf.data");
-	memcpy(file, "PERFILE2", 8);
-	/* A record size below the header size: corrupt from there on. */
-	rec0 = h.data.offset + ((struct perf_counter_header *)(file + h.data.offset))->size;
-	size = ((struct perf_counter_header *)(file + rec0))->size;
-	((struct perf_counter_header *)(file + rec0))->size = 3;
-	if (!ret)
-		ret = expect_read_error(ctx, file, len, 1,
-					"smaller than its header");
-	/* A sample too short for its sample_type. */
-	((struct perf_counter_header *)(file + rec0))->size = size;
-	rec0 += size;
-	((struct perf_counter_header *)(file + rec0))->size = 16;
-	if (!ret)
-		ret = expect_read_error(ctx, file, len, 2,
-					"does not fit its event's sample_type");
+		ret = check_garbage_cases(ctx, file, len);
 	free(file);
 	tmp_cleanup();
 	return ret;
