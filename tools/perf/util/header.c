@@ -467,6 +467,12 @@ static bool fcur_take(struct fcur *c, void *out, size_t len)
 	return true;
 }
 
+/* What a reader returns once it has taken its fields. */
+static int fcur_result(const struct fcur *c)
+{
+	return c->bad ? -EINVAL : 0;
+}
+
 static u32 fcur_u32(struct fcur *c)
 {
 	u32 v = 0;
@@ -694,7 +700,7 @@ static int read_groups(struct perf_header_info *info, struct fcur *c)
 		info->groups[i].leader_idx = fcur_u32(c);
 		info->groups[i].nr_members = fcur_u32(c);
 	}
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static int read_pmu_mappings(struct perf_header_info *info, struct fcur *c)
@@ -712,7 +718,7 @@ static int read_pmu_mappings(struct perf_header_info *info, struct fcur *c)
 		info->pmu_mappings[i].type = fcur_u32(c);
 		info->pmu_mappings[i].name = fcur_string(c);
 	}
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static int read_numa(struct perf_header_info *info, struct fcur *c)
@@ -734,7 +740,7 @@ static int read_numa(struct perf_header_info *info, struct fcur *c)
 		n->mem_free = fcur_u64(c);
 		n->cpus = fcur_string(c);
 	}
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static int read_caches(struct perf_header_info *info, struct fcur *c)
@@ -762,7 +768,7 @@ static int read_caches(struct perf_header_info *info, struct fcur *c)
 		l->size = fcur_string(c);
 		l->map = fcur_string(c);
 	}
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static bool read_memory_node(struct fcur *c, struct perf_memory_node *n)
@@ -848,7 +854,7 @@ static int read_pmu_caps(struct perf_header_info *info, struct fcur *c)
 		p->caps = read_caps(c, &p->nr_caps);
 		p->pmu_name = fcur_string(c);
 	}
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static int read_hybrid(struct perf_header_info *info, struct fcur *c)
@@ -866,12 +872,7 @@ static int read_hybrid(struct perf_header_info *info, struct fcur *c)
 		info->hybrid_nodes[i].pmu_name = fcur_string(c);
 		info->hybrid_nodes[i].cpus = fcur_string(c);
 	}
-	return c->bad ? -EINVAL : 0;
-}
-
-static int fcur_result(const struct fcur *c)
-{
-	return c->bad ? -EINVAL : 0;
+	return fcur_result(c);
 }
 
 static int read_cmdline(struct perf_header_info *info, struct fcur *c)
