@@ -123,7 +123,7 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (cmd->callgraph)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (cmd->evlist->nr > 1)
+	if (perf_evlist__nr_entries(cmd->evlist) > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	if (a->type == PERF_TYPE_TRACEPOINT)
 		a->sample_type |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
@@ -160,7 +160,7 @@ static void record_setup_attrs(struct record_cmd *cmd)
 	struct perf_evsel *pos;
 
 	perf_evlist__for_each(cmd->evlist, pos)
-		record_setup_attr(cmd, pos, pos == cmd->evlist->first);
+		record_setup_attr(cmd, pos, pos == perf_evlist__first(cmd->evlist));
 }
 
 /*
@@ -169,9 +169,9 @@ static void record_setup_attrs(struct record_cmd *cmd)
  */
 static int record_fallback(struct record_cmd *cmd)
 {
-	struct perf_evsel *e = cmd->evlist->first;
+	struct perf_evsel *e = perf_evlist__first(cmd->evlist);
 
-	if (!cmd->default_event || cmd->evlist->nr != 1 ||
+	if (!cmd->default_event || perf_evlist__nr_entries(cmd->evlist) != 1 ||
 	    !perf_errno_unsupported(e->open_errno))
 		return -1;
 	e->attr.type = PERF_TYPE_SOFTWARE;
@@ -307,15 +307,9 @@ static bool record_switch_due(struct record_cmd *cmd)
 
 static bool record_targets_gone(struct record_cmd *cmd)
 {
-	struct perf_thread_map *t = cmd->evlist->threads;
-	int i;
-
 	if (cmd->argv || !target__has_tasks(&cmd->target))
 		return false;
-	for (i = 0; i < t->nr; i++)
-		if (perf_thread__alive(t->tid[i]))
-			return false;
-	return true;
+	return !perf_thread_map__any_alive(perf_evlist__threads(cmd->evlist));
 }
 
 static int record_loop(struct record_cmd *cmd)

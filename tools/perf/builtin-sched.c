@@ -120,9 +120,7 @@ struct timehist_cmd {
 	struct sched_timehist th;
 	const char *input;
 	const char *time;
-	const char *frames;
-	bool user_chain;
-	bool kernel_chain;
+	struct callchain_frames_opts frames;
 };
 
 static const char * const timehist_usage[] = {
@@ -137,8 +135,7 @@ static void timehist_check_frames(struct timehist_cmd *cmd,
 	enum callchain_frames frames;
 	const char *msg;
 
-	msg = callchain_frames__from_options(cmd->frames, cmd->user_chain,
-					     cmd->kernel_chain, &frames);
+	msg = callchain_frames__from_options(&cmd->frames, &frames);
 	if (msg)
 		usage_with_options_msg(timehist_usage, options, "%s", msg);
 	cmd->th.opts.frames = frames;
@@ -199,12 +196,7 @@ static int sched_timehist(int argc, const char **argv)
 			    "show where tasks were switched out (default on)"),
 		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
 			     "frames of each stack to resolve (default 5)"),
-		OPT_STRING(0, "call-graph-frames", &cmd.frames, "all|user|kernel",
-			   "keep only user or kernel frames of the stacks"),
-		OPT_BOOLEAN(0, "user-callchain", &cmd.user_chain,
-			    "same as --call-graph-frames=user"),
-		OPT_BOOLEAN(0, "kernel-callchain", &cmd.kernel_chain,
-			    "same as --call-graph-frames=kernel"),
+		OPT_CALLCHAIN_FRAMES(&cmd.frames, "the stacks"),
 		OPT_BOOLEAN('s', "summary", &o->summary_only,
 			    "show only the summary"),
 		OPT_BOOLEAN('S', "with-summary", &o->summary,

@@ -20,9 +20,7 @@ struct script_cmd {
 	struct script sc;
 	const char *input;
 	const char *time;
-	const char *frames;
-	bool user_chain;
-	bool kernel_chain;
+	struct callchain_frames_opts frames;
 	bool dump_raw;
 	int verbose;
 };
@@ -54,8 +52,7 @@ static void script_cmd_check(struct script_cmd *cmd,
 		usage_with_options_msg(script_usage, options,
 				       "bad --time '%s' (seconds: start,stop)",
 				       cmd->time);
-	msg = callchain_frames__from_options(cmd->frames, cmd->user_chain,
-					     cmd->kernel_chain, &o->frames);
+	msg = callchain_frames__from_options(&cmd->frames, &o->frames);
 	if (msg)
 		usage_with_options_msg(script_usage, options, "%s", msg);
 	if (o->max_stack < 0)
@@ -147,12 +144,7 @@ int cmd_script(int argc, const char **argv)
 			   "only samples in these functions (names or 0x start addresses)"),
 		OPT_BOOLEAN('G', "hide-call-graph", &o->hide_callchain,
 			    "do not show call chains"),
-		OPT_STRING(0, "call-graph-frames", &cmd.frames, "all|user|kernel",
-			   "keep only user or kernel frames of call chains"),
-		OPT_BOOLEAN(0, "user-callchain", &cmd.user_chain,
-			    "same as --call-graph-frames=user"),
-		OPT_BOOLEAN(0, "kernel-callchain", &cmd.kernel_chain,
-			    "same as --call-graph-frames=kernel"),
+		OPT_CALLCHAIN_FRAMES(&cmd.frames, "call chains"),
 		OPT_INTEGER(0, "max-stack", &o->max_stack, "n",
 			    "show at most n frames of each call chain (default 127)"),
 		OPT_BOOLEAN(0, "show-task-events", &o->show_task,

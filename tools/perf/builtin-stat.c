@@ -69,7 +69,7 @@ static int stat_setup_maps(struct stat_cmd *cmd)
 				     TARGET_TASKS_ANY_CPU, "stat");
 
 	if (!err)
-		cmd->nr_slots = cmd->no_aggr ? cmd->evlist->cpus->nr : 1;
+		cmd->nr_slots = cmd->no_aggr ? perf_cpu_map__nr(perf_evlist__cpus(cmd->evlist)) : 1;
 	return err;
 }
 
@@ -98,7 +98,7 @@ static void stat_setup_attrs(struct stat_cmd *cmd)
 
 static int stat_alloc_tables(struct stat_cmd *cmd)
 {
-	size_t n = (size_t)cmd->evlist->nr * cmd->nr_slots;
+	size_t n = (size_t)perf_evlist__nr_entries(cmd->evlist) * cmd->nr_slots;
 
 	cmd->values = calloc(n, sizeof(*cmd->values));
 	cmd->run_stats = calloc(n, sizeof(*cmd->run_stats));
@@ -152,7 +152,7 @@ static void stat_slot_counts(struct stat_cmd *cmd, struct perf_evsel *evsel,
 
 static int slot_cpu(struct stat_cmd *cmd, int slot)
 {
-	return cmd->no_aggr ? cmd->evlist->cpus->cpu[slot] : -1;
+	return cmd->no_aggr ? perf_cpu_map__cpu(perf_evlist__cpus(cmd->evlist), slot) : -1;
 }
 
 /*
@@ -203,7 +203,7 @@ static void stat_print_values(struct stat_cmd *cmd, double elapsed_ns,
 		.per_cpu = cmd->no_aggr, .run_count = cmd->repeat,
 		.interval_prefix = prefix,
 	};
-	int nr = cmd->evlist->nr * cmd->nr_slots, i;
+	int nr = perf_evlist__nr_entries(cmd->evlist) * cmd->nr_slots, i;
 	struct stat_metric m;
 
 	for (i = 0; i < nr; i++) {
@@ -267,13 +267,7 @@ static void stat_print_footer(struct stat_cmd *cmd)
 /* True while at least one targeted thread still runs (not a zombie). */
 static bool stat_targets_alive(struct stat_cmd *cmd)
 {
-	struct perf_thread_map *t = cmd->evlist->threads;
-	int i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->tid[i] < 0 || perf_thread__alive(t->tid[i]))
-			return true;
-	return false;
+	return perf_thread_map__any_alive(perf_evlist__threads(cmd->evlist));
 }
 
 static void stat_print_interval(struct stat_cmd *cmd, double start_ns,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <perf/cpumap.h>
+#include "internal.h"
 
 #define CPU_ONLINE_FILE "/sys/devices/system/cpu/online"
 #define CPU_PRESENT_FILE "/sys/devices/system/cpu/present"
@@ -149,6 +150,33 @@ int perf_cpu_map__idx(const struct perf_cpu_map *map, int cpu)
 	return -1;
 }
 
+int perf_cpu_map__nr(const struct perf_cpu_map *map)
+{
+	return map->nr;
+}
+
+int perf_cpu_map__cpu(const struct perf_cpu_map *map, int idx)
+{
+	return map->cpu[idx];
+}
+
+/* Is @cpu in @map?  The map is sorted: a binary search. */
+bool perf_cpu_map__has(const struct perf_cpu_map *map, int cpu)
+{
+	return bsearch(&cpu, map->cpu, map->nr, sizeof(int), cmp_int) != NULL;
+}
+
+/* The highest CPU in @map, -1 for the "any CPU" map. */
+int perf_cpu_map__max(const struct perf_cpu_map *map)
+{
+	return map->nr ? map->cpu[map->nr - 1] : -1;
+}
+
+bool perf_cpu_map__is_any(const struct perf_cpu_map *map)
+{
+	return map->nr == 1 && map->cpu[0] < 0;
+}
+
 /* Print as a compact list ("0,2-3"); returns the number of characters. */
 int perf_cpu_map__fprintf(const struct perf_cpu_map *map, FILE *out)
 {
@@ -177,7 +205,7 @@ int perf_cpu__max_present(void)
 		map = perf_cpu_map__new_online();
 	if (!map)
 		return 1;
-	max = map->cpu[map->nr - 1] + 1;
+	max = perf_cpu_map__max(map) + 1;
 	perf_cpu_map__put(map);
 	return max;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <perf/evlist.h>
+#include "internal.h"
 
 struct perf_evlist *perf_evlist__new(void)
 {
@@ -24,6 +25,31 @@ void perf_evlist__delete(struct perf_evlist *evlist)
 	perf_cpu_map__put(evlist->cpus);
 	perf_thread_map__put(evlist->threads);
 	free(evlist);
+}
+
+struct perf_evsel *perf_evlist__first(const struct perf_evlist *evlist)
+{
+	return evlist->first;
+}
+
+struct perf_evsel *perf_evlist__last(const struct perf_evlist *evlist)
+{
+	return evlist->last;
+}
+
+int perf_evlist__nr_entries(const struct perf_evlist *evlist)
+{
+	return evlist->nr;
+}
+
+struct perf_cpu_map *perf_evlist__cpus(const struct perf_evlist *evlist)
+{
+	return evlist->cpus;
+}
+
+struct perf_thread_map *perf_evlist__threads(const struct perf_evlist *evlist)
+{
+	return evlist->threads;
 }
 
 void perf_evlist__add(struct perf_evlist *evlist, struct perf_evsel *evsel)

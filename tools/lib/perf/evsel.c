@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <perf/backend.h>
 #include <perf/evsel.h>
+#include "internal.h"
 
 struct perf_evsel *perf_evsel__new(const struct perf_counter_attr *attr,
 				   const char *name)

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <perf/parse-events.h>
 #include <perf/tracefs.h>
+#include "internal.h"
 
 #define HW(n, a, c) { n, a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##c }
 #define SW(n, a, c) { n, a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##c }

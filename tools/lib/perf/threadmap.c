@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <perf/threadmap.h>
+#include "internal.h"
 
 struct tid_vec {
 	struct perf_thread_map *map;
@@ -146,6 +147,27 @@ struct perf_thread_map *perf_thread_map__parse_tids(const char *list)
 void perf_thread_map__put(struct perf_thread_map *map)
 {
 	free(map);
+}
+
+int perf_thread_map__nr(const struct perf_thread_map *map)
+{
+	return map->nr;
+}
+
+pid_t perf_thread_map__pid(const struct perf_thread_map *map, int idx)
+{
+	return map->tid[idx];
+}
+
+/* True while one thread of @map runs; the "any thread" map always does. */
+bool perf_thread_map__any_alive(const struct perf_thread_map *map)
+{
+	int i;
+
+	for (i = 0; i < map->nr; i++)
+		if (map->tid[i] < 0 || perf_thread__alive(map->tid[i]))
+			return true;
+	return false;
 }
 
 bool perf_thread__alive(pid_t tid)

@@ -19,12 +19,12 @@ static struct perf_evlist *open_self(struct test_ctx *ctx, const char *events,
 				     u64 read_format, int *err)
 {
 	struct perf_evlist *evlist = perf_evlist__new();
-	struct perf_thread_map *threads = perf_thread_map__new_any();
+	/* Thread id 0: the calling thread. */
+	struct perf_thread_map *threads = perf_thread_map__new_tid(0);
 	struct parse_events_error perr;
-	struct perf_evsel *pos;
+	struct perf_evsel *pos, *first;
 	char msg[512];
 
-	threads->tid[0] = 0;	/* this thread */
 	perf_evlist__set_maps(evlist, perf_cpu_map__new_any(), threads);
 	*err = parse_events(evlist, events, &perr);
 	if (*err) {
@@ -37,9 +37,10 @@ static struct perf_evlist *open_self(struct test_ctx *ctx, const char *events,
 		pos->attr.exclude_kernel = 0;
 	}
 	*err = perf_evlist__open(evlist, false);
-	if (*err && evlist->first)
-		pr_test(ctx, "open: %s\n", perf_strerror_open(-*err,
-					evlist->first, msg, sizeof(msg)));
+	first = perf_evlist__first(evlist);
+	if (*err && first)
+		pr_test(ctx, "open: %s\n",
+			perf_strerror_open(-*err, first, msg, sizeof(msg)));
 	return evlist;
 }
 
@@ -68,7 +69,7 @@ int test__live_task_clock(struct test_ctx *ctx)
 		return test_skip(ctx, "no permission to count (%s)",
 				 perf_backend_paranoid_file());
 	TEST_ASSERT(ctx, !err, "task-clock did not open: %s", strerror(-err));
-	e = evlist->first;
+	e = perf_evlist__first(evlist);
 	TEST_ASSERT(ctx, !perf_evsel__read(e, 0, 0, &v) && v.val == 0 &&
 		    v.run == 0, "disabled counter counted %llu",
 		    (unsigned long long)v.val);
@@ -118,7 +119,7 @@ int test__live_syscall_count(struct test_ctx *ctx)
 	for (i = 0; i < 1234; i++)
 		syscall(SYS_getppid);
 	perf_evlist__disable(evlist);
-	TEST_ASSERT(ctx, !perf_evsel__read(evlist->first, 0, 0, &v), "read");
+	TEST_ASSERT(ctx, !perf_evsel__read(perf_evlist__first(evlist), 0, 0, &v), "read");
 	TEST_ASSERT(ctx, v.val == 1234, "counted %llu getppid calls, made 1234",
 		    (unsigned long long)v.val);
 	perf_evlist__delete(evlist);

@@ -18,11 +18,18 @@ static int check_list(struct test_ctx *ctx, const char *list,
 	int i;
 
 	TEST_ASSERT(ctx, map, "'%s' was refused", list);
-	TEST_ASSERT(ctx, map->nr == nr, "'%s' has %d CPUs, not %d", list,
-		    map->nr, nr);
-	for (i = 0; i < nr; i++)
-		TEST_ASSERT(ctx, map->cpu[i] == expect[i], "'%s'[%d] = %d",
-			    list, i, map->cpu[i]);
+	TEST_ASSERT(ctx, perf_cpu_map__nr(map) == nr,
+		    "'%s' has %d CPUs, not %d", list, perf_cpu_map__nr(map), nr);
+	for (i = 0; i < nr; i++) {
+		TEST_ASSERT(ctx, perf_cpu_map__cpu(map, i) == expect[i],
+			    "'%s'[%d] = %d", list, i, perf_cpu_map__cpu(map, i));
+		TEST_ASSERT(ctx, perf_cpu_map__has(map, expect[i]),
+			    "'%s' does not have %d", list, expect[i]);
+	}
+	TEST_ASSERT(ctx, !perf_cpu_map__has(map, expect[nr - 1] + 1),
+		    "'%s' has %d", list, expect[nr - 1] + 1);
+	TEST_ASSERT(ctx, perf_cpu_map__max(map) == expect[nr - 1],
+		    "'%s': highest %d", list, perf_cpu_map__max(map));
 	perf_cpu_map__put(map);
 	return TEST_OK;
 }
@@ -52,8 +59,8 @@ int test__cpumap(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !strcmp(buf, "0-2,4,6-7"), "printed as '%s'", buf);
 	perf_cpu_map__put(map);
 	map = perf_cpu_map__new_online();
-	TEST_ASSERT(ctx, map && map->nr == sysconf(_SC_NPROCESSORS_ONLN),
-		    "online map has %d CPUs", map ? map->nr : -1);
+	TEST_ASSERT(ctx, map && perf_cpu_map__nr(map) == sysconf(_SC_NPROCESSORS_ONLN),
+		    "online map has %d CPUs", map ? perf_cpu_map__nr(map) : -1);
 	perf_cpu_map__put(map);
 	return TEST_OK;
 }
@@ -64,12 +71,14 @@ int test__threadmap(struct test_ctx *ctx)
 	char list[64];
 
 	map = perf_thread_map__new_pid(getpid());
-	TEST_ASSERT(ctx, map && map->nr == 1 && map->tid[0] == getpid(),
+	TEST_ASSERT(ctx, map && perf_thread_map__nr(map) == 1 &&
+		    perf_thread_map__pid(map, 0) == getpid(),
 		    "our own process should be one thread");
 	perf_thread_map__put(map);
 	snprintf(list, sizeof(list), "%d,%d", getpid(), getppid());
 	map = perf_thread_map__parse_tids(list);
-	TEST_ASSERT(ctx, map && map->nr == 2 && map->tid[1] == getppid(),
+	TEST_ASSERT(ctx, map && perf_thread_map__nr(map) == 2 &&
+		    perf_thread_map__pid(map, 1) == getppid(),
 		    "tid list");
 	perf_thread_map__put(map);
 	map = perf_thread_map__parse_pids("999999999");

@@ -49,9 +49,9 @@ int test__parse_events(struct test_ctx *ctx)
 
 	for (i = 0; i < ARRAY_SIZE(simple); i++) {
 		evlist = parse(simple[i].str, &ret, &err);
-		TEST_ASSERT(ctx, !ret && evlist->nr == 1, "'%s': %s",
+		TEST_ASSERT(ctx, !ret && perf_evlist__nr_entries(evlist) == 1, "'%s': %s",
 			    simple[i].str, err.msg);
-		e = evlist->first;
+		e = perf_evlist__first(evlist);
 		TEST_ASSERT(ctx, e->attr.type == simple[i].type &&
 			    e->attr.config == simple[i].config,
 			    "'%s' parsed as %u/%#llx", simple[i].str,
@@ -61,8 +61,8 @@ int test__parse_events(struct test_ctx *ctx)
 	}
 
 	evlist = parse("task-clock:u,cs:k", &ret, &err);
-	TEST_ASSERT(ctx, !ret && evlist->nr == 2, "modifiers: %s", err.msg);
-	e = evlist->first;
+	TEST_ASSERT(ctx, !ret && perf_evlist__nr_entries(evlist) == 2, "modifiers: %s", err.msg);
+	e = perf_evlist__first(evlist);
 	TEST_ASSERT(ctx, !e->attr.exclude_user && e->attr.exclude_kernel &&
 		    e->attr.exclude_hv, ":u sets the wrong exclude bits");
 	e = e->next;
@@ -71,15 +71,16 @@ int test__parse_events(struct test_ctx *ctx)
 	perf_evlist__delete(evlist);
 
 	evlist = parse("faults,{task-clock,cs}:u,cpu-clock", &ret, &err);
-	TEST_ASSERT(ctx, !ret && evlist->nr == 4, "group: %s", err.msg);
-	e = evlist->first->next;
+	TEST_ASSERT(ctx, !ret && perf_evlist__nr_entries(evlist) == 4, "group: %s", err.msg);
+	e = perf_evlist__first(evlist)->next;
 	TEST_ASSERT(ctx, e->leader == e && e->nr_members == 2,
 		    "group leader wrong");
 	TEST_ASSERT(ctx, e->next->leader == e && e->next->attr.exclude_kernel,
 		    "member not in the group or lost the group modifier");
 	TEST_ASSERT(ctx, e->next->next->leader == e->next->next,
 		    "event after the group joined it");
-	TEST_ASSERT(ctx, evlist->first->leader == evlist->first, "first");
+	e = perf_evlist__first(evlist);
+	TEST_ASSERT(ctx, e->leader == e, "first");
 	perf_evlist__delete(evlist);
 
 	evlist = parse("cycles,nosuch-event", &ret, &err);
@@ -110,12 +111,13 @@ int test__parse_tracepoint(struct test_ctx *ctx)
 	if (id < 0)
 		return test_skip(ctx, "no sched:sched_switch tracepoint");
 	evlist = parse("sched:sched_switch", &ret, &err);
-	TEST_ASSERT(ctx, !ret && evlist->nr == 1, "%s", err.msg);
-	TEST_ASSERT(ctx, evlist->first->attr.type == PERF_TYPE_TRACEPOINT &&
-		    evlist->first->attr.config == (u64)id, "wrong id");
+	TEST_ASSERT(ctx, !ret && perf_evlist__nr_entries(evlist) == 1, "%s", err.msg);
+	TEST_ASSERT(ctx, perf_evlist__first(evlist)->attr.type == PERF_TYPE_TRACEPOINT &&
+		    perf_evlist__first(evlist)->attr.config == (u64)id, "wrong id");
 	perf_evlist__delete(evlist);
 	evlist = parse("sched:sched_wakeup*", &ret, &err);
-	TEST_ASSERT(ctx, !ret && evlist->nr >= 2, "glob matched %d", evlist->nr);
+	TEST_ASSERT(ctx, !ret && perf_evlist__nr_entries(evlist) >= 2,
+		    "glob matched %d", perf_evlist__nr_entries(evlist));
 	perf_evlist__delete(evlist);
 	evlist = parse("sched:no_such_tp", &ret, &err);
 	TEST_ASSERT(ctx, ret && strstr(err.msg, "sched:no_such_tp"),

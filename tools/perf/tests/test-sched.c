@@ -709,7 +709,7 @@ static int daemon_dump(struct kvm_file *kf, const char *path, bool compress,
 	if (ret)
 		return ret;
 	evlist = kvm_evlist(kf);
-	ret = evlist && evlist->nr == kf->nr ? kvm_store(kf, &st) : -ENOMEM;
+	ret = evlist && perf_evlist__nr_entries(evlist) == kf->nr ? kvm_store(kf, &st) : -ENOMEM;
 	if (!ret)
 		ret = sched_daemon__write(evlist, &st, 0, path, &o, NULL, stats);
 	flight_store__exit(&st);

@@ -1131,8 +1131,8 @@ static int collect_topology(struct perf_header_info *info)
 
 	if (!online)
 		return -ENOMEM;
-	for (i = 0; i < online->nr && !err; i++) {
-		int c = online->cpu[i];
+	for (i = 0; i < perf_cpu_map__nr(online) && !err; i++) {
+		int c = perf_cpu_map__cpu(online, i);
 
 		err = add_unique(&info->sibling_cores, &info->nr_sibling_cores,
 				 topo_file(c, "package_cpus_list",

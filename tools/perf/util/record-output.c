@@ -18,7 +18,7 @@ static int build_tracing_data(struct record_output *out)
 	const char **names;
 	int nr = 0, err;
 
-	names = calloc(out->evlist->nr, sizeof(*names));
+	names = calloc(perf_evlist__nr_entries(out->evlist), sizeof(*names));
 	if (!names)
 		return -ENOMEM;
 	perf_evlist__for_each(out->evlist, pos)
@@ -34,7 +34,7 @@ static int build_tracing_data(struct record_output *out)
 
 int record_output__init(struct record_output *out)
 {
-	u64 sample_type = out->evlist->first->attr.sample_type;
+	u64 sample_type = perf_evlist__first(out->evlist)->attr.sample_type;
 	int err;
 
 	out->id_size = perf_sample_id_size(sample_type);

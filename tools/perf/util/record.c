@@ -23,7 +23,7 @@
 /* The fd each (cpu, thread) counter redirects its output to. */
 static int ring_index(const struct perf_evlist *evlist, int c, int t)
 {
-	return evlist->cpus->cpu[0] < 0 ? t : c;
+	return perf_cpu_map__is_any(perf_evlist__cpus(evlist)) ? t : c;
 }
 
 static int rings__alloc(struct record_rings *rings, int nr)
@@ -65,12 +65,13 @@ static int rings__attach(struct record_rings *rings, int idx, int fd,
 int record_rings__mmap(struct record_rings *rings, struct perf_evlist *evlist,
 		       unsigned int data_pages, bool overwrite)
 {
-	bool per_thread = evlist->cpus->cpu[0] < 0;
+	const struct perf_cpu_map *cpus = perf_evlist__cpus(evlist);
+	const struct perf_thread_map *threads = perf_evlist__threads(evlist);
 	struct perf_evsel *pos;
 	int c, t, err;
 
-	err = rings__alloc(rings, per_thread ? evlist->threads->nr :
-					       evlist->cpus->nr);
+	err = rings__alloc(rings, perf_cpu_map__is_any(cpus) ?
+			   perf_thread_map__nr(threads) : perf_cpu_map__nr(cpus));
 	if (err)
 		return err;
 	perf_evlist__for_each(evlist, pos) {
@@ -341,9 +342,9 @@ int record_synthesize_process(pid_t pid, size_t id_size,
 
 	if (!threads)
 		return 0;	/* gone meanwhile */
-	for (i = 0; i < threads->nr && !err; i++)
-		err = record_synthesize_thread(pid, threads->tid[i], id_size,
-					       sink);
+	for (i = 0; i < perf_thread_map__nr(threads) && !err; i++)
+		err = record_synthesize_thread(pid, perf_thread_map__pid(threads, i),
+					       id_size, sink);
 	perf_thread_map__put(threads);
 	return err ? err : synthesize_maps(pid, id_size, sink);
 }

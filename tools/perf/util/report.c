@@ -178,14 +178,15 @@ int callchain_frames__parse(const char *str, enum callchain_frames *frames)
 	return 0;
 }
 
-const char *callchain_frames__from_options(const char *str, bool user,
-					  bool kernel,
+const char *callchain_frames__from_options(const struct callchain_frames_opts *o,
 					  enum callchain_frames *frames)
 {
-	if (user && kernel)
+	const char *str = o->str;
+
+	if (o->user && o->kernel)
 		return "--user-callchain and --kernel-callchain are exclusive";
-	if (user || kernel)
-		str = user ? "user" : "kernel";
+	if (o->user || o->kernel)
+		str = o->user ? "user" : "kernel";
 	if (callchain_frames__parse(str, frames))
 		return "--call-graph-frames takes all, user or kernel";
 	return NULL;

@@ -70,12 +70,24 @@ bool report__list_has_num(const char *list, u32 val);
 bool report__list_has_str(const char *list, const char *s);
 /* "all" (or NULL), "user" or "kernel"; 0 or -EINVAL. */
 int callchain_frames__parse(const char *str, enum callchain_frames *frames);
-/*
- * --call-graph-frames STR, or its short forms --user-callchain and
- * --kernel-callchain; NULL, or what is wrong with them.
- */
-const char *callchain_frames__from_options(const char *str, bool user,
-					  bool kernel,
+/* --call-graph-frames STR, or its short forms, as given. */
+struct callchain_frames_opts {
+	const char *str;
+	bool user;		/* --user-callchain */
+	bool kernel;		/* --kernel-callchain */
+};
+
+/* The three options, for the option table of a command that has them. */
+#define OPT_CALLCHAIN_FRAMES(o, what)					\
+	OPT_STRING(0, "call-graph-frames", &(o)->str, "all|user|kernel",	\
+		   "keep only user or kernel frames of " what),		\
+	OPT_BOOLEAN(0, "user-callchain", &(o)->user,			\
+		    "same as --call-graph-frames=user"),		\
+	OPT_BOOLEAN(0, "kernel-callchain", &(o)->kernel,		\
+		    "same as --call-graph-frames=kernel")
+
+/* NULL and *@frames set, or what is wrong with the options. */
+const char *callchain_frames__from_options(const struct callchain_frames_opts *o,
 					  enum callchain_frames *frames);
 /* Does a frame found in @cpumode stay with --call-graph-frames? */
 bool callchain_frame_wanted(enum callchain_frames frames, u8 cpumode);

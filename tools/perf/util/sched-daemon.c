@@ -209,7 +209,7 @@ static int dump_header(struct dump *dp, struct perf_evlist *evlist,
 		       const struct sched_daemon_opts *o)
 {
 	struct perf_header_info *info = &dp->w.info;
-	const struct perf_counter_attr *a = &evlist->first->attr;
+	const struct perf_counter_attr *a = &perf_evlist__first(evlist)->attr;
 	struct tod_point point;
 	int err = dump_add_attrs(dp, evlist);
 
@@ -276,7 +276,7 @@ int sched_daemon__write(struct perf_evlist *evlist,
 {
 	struct dump dp = {
 		.compress = o->compress,
-		.id_size = perf_sample_id_size(evlist->first->attr.sample_type),
+		.id_size = perf_sample_id_size(perf_evlist__first(evlist)->attr.sample_type),
 		.stats = stats,
 	};
 	int err;
@@ -430,7 +430,7 @@ static int open_events(struct sched_daemon *d)
 			       "sched daemon"))
 		return -1;
 	perf_evlist__for_each(d->evlist, pos)
-		setup_attr(d->o, pos, pos == d->evlist->first);
+		setup_attr(d->o, pos, pos == perf_evlist__first(d->evlist));
 	err = perf_evlist__open(d->evlist, false);
 	perf_evlist__for_each(d->evlist, pos) {
 		if (err && pos->open_errno) {
@@ -446,8 +446,7 @@ static int open_events(struct sched_daemon *d)
 
 static int setup_store(struct sched_daemon *d)
 {
-	const struct perf_cpu_map *cpus = d->evlist->cpus;
-	u32 nr_cpus = cpus->cpu[cpus->nr - 1] + 1;
+	u32 nr_cpus = perf_cpu_map__max(perf_evlist__cpus(d->evlist)) + 1;
 	int err;
 
 	err = record_rings__mmap(&d->rings, d->evlist, d->o->mmap_pages, false);
@@ -458,7 +457,7 @@ static int setup_store(struct sched_daemon *d)
 			"");
 		return -1;
 	}
-	err = flight_store__init(&d->store, d->evlist->first->attr.sample_type,
+	err = flight_store__init(&d->store, perf_evlist__first(d->evlist)->attr.sample_type,
 				 nr_cpus, d->o->max_bytes,
 				 d->o->seconds * 1000000000ULL);
 	if (err == -EINVAL)
@@ -635,7 +634,8 @@ static void say_started(struct sched_daemon *d)
 	const struct sched_daemon_opts *o = d->o;
 
 	fprintf(stderr, "perf sched daemon: pid %d recording %d events on %d CPUs; keeping the last %u seconds in at most %llu KiB (chunks of %zu KiB); SIGHUP writes %s/perf.data.<time>\n",
-		(int)getpid(), d->evlist->nr, d->evlist->cpus->nr, o->seconds,
+		(int)getpid(), perf_evlist__nr_entries(d->evlist),
+		perf_cpu_map__nr(perf_evlist__cpus(d->evlist)), o->seconds,
 		(unsigned long long)o->max_bytes >> 10,
 		d->store.chunk_size >> 10, o->dir);
 }

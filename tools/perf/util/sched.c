@@ -291,28 +291,16 @@ static bool id_listed(const u32 *list, u32 nr, u32 id)
 	return false;
 }
 
-/* "0,2-3": the CPUs to show, as a bitmap of the highest one's size. */
+/* "0,2-3": the CPUs to show. */
 static int parse_cpu_list(struct sched_timehist *th, const char *str)
 {
-	struct perf_cpu_map *map = perf_cpu_map__parse(str);
-	int i;
-
-	if (!map)
-		return -EINVAL;
-	/* The map is sorted: its last CPU is the highest. */
-	th->cpu_bits = map->cpu[map->nr - 1] / 64 * 64 + 64;
-	th->cpu_bitmap = calloc(th->cpu_bits / 64, sizeof(u64));
-	for (i = 0; th->cpu_bitmap && i < map->nr; i++)
-		th->cpu_bitmap[map->cpu[i] / 64] |= 1ULL << (map->cpu[i] % 64);
-	perf_cpu_map__put(map);
-	return th->cpu_bitmap ? 0 : -ENOMEM;
+	th->cpus = perf_cpu_map__parse(str);
+	return th->cpus ? 0 : -EINVAL;
 }
 
 static bool cpu_shown(const struct sched_timehist *th, u32 cpu)
 {
-	if (!th->cpu_bitmap)
-		return true;
-	return cpu < th->cpu_bits && (th->cpu_bitmap[cpu / 64] >> (cpu % 64)) & 1;
+	return !th->cpus || perf_cpu_map__has(th->cpus, cpu);
 }
 
 static bool thread_filtered(struct sched_timehist *th, const struct thread *t)
@@ -1339,7 +1327,7 @@ void sched_timehist__exit(struct sched_timehist *th)
 	free(th->idle);
 	free(th->runtimes);
 	free(th->chain.names);
-	free(th->cpu_bitmap);
+	perf_cpu_map__put(th->cpus);
 	free(th->pid_list);
 	free(th->tid_list);
 	if (th->tep)

@@ -88,8 +88,7 @@ struct sched_timehist {
 	u64 skipped;
 	u64 hist_start, hist_end;
 
-	u64 *cpu_bitmap;	/* -C */
-	u32 cpu_bits;
+	struct perf_cpu_map *cpus;	/* -C, NULL: every CPU */
 	u32 *pid_list, *tid_list;
 	u32 nr_pids, nr_tids;
 

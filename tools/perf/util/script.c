@@ -450,27 +450,15 @@ static void setup_attrs(struct script *sc, bool chains)
 
 static int setup_cpus(struct script *sc)
 {
-	struct perf_cpu_map *map;
-	int i;
-
 	if (!sc->opts.cpus)
 		return 0;
-	map = perf_cpu_map__parse(sc->opts.cpus);
-	if (!map) {
+	sc->cpus = perf_cpu_map__parse(sc->opts.cpus);
+	if (!sc->cpus) {
 		fprintf(stderr, "perf script: bad --cpu list '%s' (e.g. 0,2-3)\n",
 			sc->opts.cpus);
 		return -EINVAL;
 	}
-	sc->cpu_bits = 64;
-	for (i = 0; i < map->nr; i++)
-		while (map->cpu[i] >= 0 && (u32)map->cpu[i] >= sc->cpu_bits)
-			sc->cpu_bits *= 2;
-	sc->cpu_bitmap = calloc(sc->cpu_bits / 64, sizeof(u64));
-	for (i = 0; sc->cpu_bitmap && i < map->nr; i++)
-		if (map->cpu[i] >= 0)
-			sc->cpu_bitmap[map->cpu[i] / 64] |= 1ULL << (map->cpu[i] % 64);
-	perf_cpu_map__put(map);
-	return sc->cpu_bitmap ? 0 : -ENOMEM;
+	return 0;
 }
 
 /* Once the attrs are all known: what each one prints. */
@@ -499,9 +487,9 @@ static int script_setup(struct script *sc)
 
 static bool cpu_filtered(const struct script *sc, u32 cpu)
 {
-	if (!sc->cpu_bitmap || cpu == (u32)-1)
+	if (!sc->cpus || cpu == (u32)-1)
 		return false;
-	return cpu >= sc->cpu_bits || !((sc->cpu_bitmap[cpu / 64] >> (cpu % 64)) & 1);
+	return !perf_cpu_map__has(sc->cpus, cpu);
 }
 
 static void print_tod(struct script *sc, u64 time)
@@ -943,7 +931,7 @@ void script__exit(struct script *sc)
 	if (sc->tep)
 		tep_free(sc->tep);
 	free(sc->attrs);
-	free(sc->cpu_bitmap);
+	perf_cpu_map__put(sc->cpus);
 	if (sc->session)
 		machine__exit(&sc->machine);
 }

@@ -71,8 +71,7 @@ struct script {
 	struct tep_handle *tep;
 	struct script_attr *attrs;	/* per session attr */
 	u32 nr_attrs;
-	u64 *cpu_bitmap;		/* --cpu, NULL: every CPU */
-	u32 cpu_bits;
+	struct perf_cpu_map *cpus;	/* --cpu, NULL: every CPU */
 	void *seq;			/* struct trace_seq, reused */
 	u64 lost_chunks;			/* LOST records, for the warning */
 };

@@ -131,14 +131,14 @@ int target__parse_events(struct target *t, struct perf_evlist *evlist,
 	if (!t->nr_events)
 		t->events[t->nr_events++] = default_events;
 	for (i = 0; i < t->nr_events; i++) {
-		before = evlist->last;
+		before = perf_evlist__last(evlist);
 		if (parse_events(evlist, t->events[i], &err)) {
 			parse_events_error__print(&err, t->events[i], stderr);
 			return -EINVAL;
 		}
 		if ((t->filters[i] || t->exclude_perf[i]) &&
 		    apply_filters(t, i, before ? before->next :
-				  evlist->first))
+				  perf_evlist__first(evlist)))
 			return -EINVAL;
 	}
 	return 0;
@@ -149,16 +149,19 @@ static bool cpus_offline(const struct perf_cpu_map *cpus, const char *cmd)
 {
 	struct perf_cpu_map *online = perf_cpu_map__new_online();
 	bool bad = false;
-	int i;
+	int i, cpu;
 
-	for (i = 0; online && i < cpus->nr && !bad; i++) {
-		if (perf_cpu_map__idx(online, cpus->cpu[i]) < 0) {
-			fprintf(stderr, "perf %s: CPU %d is not online (online: ",
-				cmd, cpus->cpu[i]);
-			perf_cpu_map__fprintf(online, stderr);
-			fprintf(stderr, ")\n");
-			bad = true;
-		}
+	if (!online)
+		return false;
+	perf_cpu_map__for_each_cpu(cpu, i, cpus) {
+		if (perf_cpu_map__has(online, cpu))
+			continue;
+		fprintf(stderr, "perf %s: CPU %d is not online (online: ",
+			cmd, cpu);
+		perf_cpu_map__fprintf(online, stderr);
+		fprintf(stderr, ")\n");
+		bad = true;
+		break;
 	}
 	perf_cpu_map__put(online);
 	return bad;

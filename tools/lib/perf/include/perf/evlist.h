@@ -4,20 +4,23 @@
 
 #include <perf/evsel.h>
 
-/* The events of one session, in command-line order, with their targets. */
-struct perf_evlist {
-	struct perf_evsel *first;
-	struct perf_evsel *last;
-	int nr;
-	struct perf_cpu_map *cpus;
-	struct perf_thread_map *threads;
-};
+/*
+ * The events of one session, in command-line order, with the CPUs and
+ * threads they count on.  Opaque: the events are reached through
+ * perf_evlist__for_each() or perf_evlist__first().
+ */
+struct perf_evlist;
 
 #define perf_evlist__for_each(evlist, pos) \
-	for ((pos) = (evlist)->first; (pos); (pos) = (pos)->next)
+	for ((pos) = perf_evlist__first(evlist); (pos); (pos) = (pos)->next)
 
 struct perf_evlist *perf_evlist__new(void);
 void perf_evlist__delete(struct perf_evlist *evlist);
+struct perf_evsel *perf_evlist__first(const struct perf_evlist *evlist);
+struct perf_evsel *perf_evlist__last(const struct perf_evlist *evlist);
+int perf_evlist__nr_entries(const struct perf_evlist *evlist);
+struct perf_cpu_map *perf_evlist__cpus(const struct perf_evlist *evlist);
+struct perf_thread_map *perf_evlist__threads(const struct perf_evlist *evlist);
 void perf_evlist__add(struct perf_evlist *evlist, struct perf_evsel *evsel);
 void perf_evlist__set_maps(struct perf_evlist *evlist,
 			   struct perf_cpu_map *cpus,
