@@ -27,7 +27,7 @@ struct report_cmd {
 	bool stdio;
 	const char *callchain;
 	const char *time;
-	const char *frames;
+	struct callchain_frames_opts frames;
 	const char *percent_limit;
 	const char *percentage;
 	int verbose;
@@ -51,6 +51,7 @@ static int report_cmd_options(struct report_cmd *cmd,
 			      const struct option *options)
 {
 	struct report *r = &cmd->r;
+	const char *msg;
 
 	if (cmd->fields && cmd->sort)
 		usage_with_options_msg(report_usage, options,
@@ -104,9 +105,9 @@ static int report_cmd_options(struct report_cmd *cmd,
 		usage_with_options_msg(report_usage, options,
 				       "bad --percent-limit '%s'",
 				       cmd->percent_limit);
-	if (callchain_frames__parse(cmd->frames, &r->frames))
-		usage_with_options_msg(report_usage, options,
-				       "--call-graph-frames takes all, user or kernel");
+	msg = callchain_frames__from_options(&cmd->frames, &r->frames);
+	if (msg)
+		usage_with_options_msg(report_usage, options, "%s", msg);
 	return 0;
 }
 
@@ -169,9 +170,7 @@ int cmd_report(int argc, const char **argv)
 		  .optional_arg = true, .optional_next = true },
 		OPT_BOOLEAN('G', "inverted", &cmd.inverted,
 			    "caller-based call graph"),
-		OPT_STRING(0, "call-graph-frames", &cmd.frames,
-			   "all|user|kernel",
-			   "keep only user or kernel frames of call chains"),
+		OPT_CALLCHAIN_FRAMES(&cmd.frames, "call chains"),
 		OPT_INTEGER(0, "max-stack", &cmd.r.max_stack, "n",
 			    "use at most n frames of each call chain"),
 		OPT_STRING(0, "percent-limit", &cmd.percent_limit, "percent",
@@ -180,18 +179,7 @@ int cmd_report(int argc, const char **argv)
 			   "with filters: percentages of what is shown, or of all"),
 		OPT_STRING(0, "time", &cmd.time, "start,stop",
 			   "only samples in this time window (seconds)"),
-		OPT_STRING(0, "pid", &f->pids, "pid[,pid...]",
-			   "only these process ids"),
-		OPT_STRING(0, "tid", &f->tids, "tid[,tid...]",
-			   "only these thread ids"),
-		OPT_STRING(0, "comm", &f->comms, "comm[,comm...]",
-			   "only these command names"),
-		OPT_STRING('c', "comms", &f->comms, "comm[,comm...]",
-			   "same as --comm (Linux perf's spelling)"),
-		OPT_STRING(0, "dso", &f->dsos, "dso[,dso...]",
-			   "only these shared objects"),
-		OPT_STRING('d', "dsos", &f->dsos, "dso[,dso...]",
-			   "same as --dso (Linux perf's spelling)"),
+		OPT_REPORT_FILTERS(f),
 		OPT_BOOLEAN(0, "header", &cmd.header,
 			    "show the file header, then the report"),
 		OPT_BOOLEAN(0, "header-only", &cmd.header_only,

@@ -165,7 +165,7 @@ static void frame_from_al(struct hist_frame *f, const struct addr_location *al)
 	f->level = al->level;
 }
 
-int callchain_frames__parse(const char *str, enum callchain_frames *frames)
+static int callchain_frames__parse(const char *str, enum callchain_frames *frames)
 {
 	if (!str || !strcmp(str, "all"))
 		*frames = CALLCHAIN_FRAMES_ALL;

@@ -25,6 +25,21 @@ struct report_filter {
 	const char *dsos;
 };
 
+/* The task and object filters, for the option table of report and script. */
+#define OPT_REPORT_FILTERS(f)						\
+	OPT_STRING(0, "pid", &(f)->pids, "pid[,pid...]",		\
+		   "only these process ids"),				\
+	OPT_STRING(0, "tid", &(f)->tids, "tid[,tid...]",		\
+		   "only these thread ids"),				\
+	OPT_STRING(0, "comm", &(f)->comms, "comm[,comm...]",		\
+		   "only these command names"),			\
+	OPT_STRING('c', "comms", &(f)->comms, "comm[,comm...]",	\
+		   "same as --comm (Linux perf's spelling)"),		\
+	OPT_STRING(0, "dso", &(f)->dsos, "dso[,dso...]",		\
+		   "only samples in these objects"),			\
+	OPT_STRING('d', "dsos", &(f)->dsos, "dso[,dso...]",		\
+		   "same as --dso (Linux perf's spelling)")
+
 struct report {
 	struct hists_config cfg;
 	struct report_filter filter;
@@ -68,8 +83,6 @@ int report__event(struct perf_session *s, const union perf_event *ev,
 /* Is @val, or the string @s, in the comma separated @list? */
 bool report__list_has_num(const char *list, u32 val);
 bool report__list_has_str(const char *list, const char *s);
-/* "all" (or NULL), "user" or "kernel"; 0 or -EINVAL. */
-int callchain_frames__parse(const char *str, enum callchain_frames *frames);
 /* --call-graph-frames STR, or its short forms, as given. */
 struct callchain_frames_opts {
 	const char *str;

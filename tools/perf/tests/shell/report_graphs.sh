@@ -89,4 +89,13 @@ grep -q 'workload_hot_a' "$tmpdir/user.txt" || fail "user frames missing"
 	--sort sym > "$tmpdir/kernel.txt" || fail "--call-graph-frames kernel failed"
 grep -E '^ {12,}.*(cmd_test|__libc_start_call_main)' "$tmpdir/kernel.txt" &&
 	fail "user frames in a kernel-only call graph"
+# The short forms are the same options.
+for m in user kernel; do
+	"$PERF" report -i "$data" --stdio --no-children --$m-callchain \
+		--sort sym > "$tmpdir/short.txt" || fail "--$m-callchain failed"
+	cmp -s "$tmpdir/$m.txt" "$tmpdir/short.txt" ||
+		fail "--$m-callchain differs from --call-graph-frames $m"
+done
+"$PERF" report -i "$data" --stdio --user-callchain --kernel-callchain > /dev/null 2>&1
+[ $? = 129 ] || fail "--user-callchain with --kernel-callchain was accepted"
 echo ok
