@@ -188,10 +188,7 @@ static int sched_timehist(int argc, const char **argv)
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "input file name ('-' for standard input)"),
-		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
-			   "kernel symbols from this file"),
-		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
-			   "look for binaries and debug files under this directory"),
+		OPT_SYMBOL_PATHS(),
 		OPT_BOOLEAN('g', "call-graph", &o->callchain,
 			    "show where tasks were switched out (default on)"),
 		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",

@@ -146,10 +146,7 @@ int cmd_script(int argc, const char **argv)
 			    "show LOST records"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
 			    "dump every record with its offset and fields"),
-		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
-			   "kernel symbols from this file"),
-		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
-			   "look for binaries and debug files under this directory"),
+		OPT_SYMBOL_PATHS(),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()
 	};

@@ -27,13 +27,21 @@
 #define FILE_ATTR_SIZE		sizeof(struct perf_file_attr)
 #define PIPE_HEADER_SIZE	sizeof(struct perf_pipe_file_header)
 
-static int write_full(int fd, const void *buf, size_t len)
+/* No offset: write at the file position (a pipe has no other). */
+#define NO_OFFSET ((u64)-1)
+
+/*
+ * Write all of @buf at @off or, with NO_OFFSET, at the file position.
+ * Short writes and EINTR go round again.
+ */
+static int write_all(int fd, const void *buf, size_t len, u64 off)
 {
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
-		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		ssize_t n = off == NO_OFFSET ? write(fd, p, len) :
+					       pwrite(fd, p, len, off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -48,28 +56,20 @@ static int write_full(int fd, const void *buf, size_t len)
 			return -EIO;
 		p += n;
 		len -= n;
+		if (off != NO_OFFSET)
+			off += n;
 	}
 	return 0;
 }
 
+static int write_full(int fd, const void *buf, size_t len)
+{
+	return write_all(fd, buf, len, NO_OFFSET);
+}
+
 static int pwrite_full(int fd, const void *buf, size_t len, u64 off)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
+	return write_all(fd, buf, len, off);
 }
 
 /* perf record keeps the previous recording as NAME.old. */

@@ -35,6 +35,13 @@ struct symbol_conf {
 
 extern struct symbol_conf symbol_conf;
 
+/* --kallsyms and --symfs, for the option table of a command that reads symbols. */
+#define OPT_SYMBOL_PATHS()						\
+	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",	\
+		   "kernel symbols from this file"),			\
+	OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",		\
+		   "look for binaries and debug files under this directory")
+
 #define BUILD_ID_MAX 20
 
 struct build_id {
