@@ -95,20 +95,11 @@ static void print_fields(struct tep_event *ev, const char *name, FILE *fp)
 
 static int print_trace_fields(struct perf_session *s, FILE *fp)
 {
-	struct tep_handle *tep = NULL;
-	const void *data;
-	char err[256];
-	u64 size;
+	struct tep_handle *tep;
 	u32 i;
 
-	data = perf_session__tracing_data(s, &size);
-	if (data) {
-		tep = trace_data__parse(data, size, err, sizeof(err));
-		if (!tep) {
-			fprintf(stderr, "perf evlist: %s: %s\n", s->name, err);
-			return -EINVAL;
-		}
-	}
+	if (trace_data__from_session(s, "perf evlist", &tep))
+		return -EINVAL;
 	for (i = 0; i < s->nr_attrs; i++) {
 		const struct perf_counter_attr *a = &s->attrs[i].attr;
 

@@ -1190,20 +1190,13 @@ static int setup_attrs(struct sched_timehist *th, struct perf_session *s,
 
 static int load_formats(struct sched_timehist *th, struct perf_session *s)
 {
-	char err[256];
-	u64 size;
-	const void *data = perf_session__tracing_data(s, &size);
-
-	if (!data) {
+	if (trace_data__from_session(s, "perf sched timehist", &th->tep))
+		return -EINVAL;
+	if (!th->tep) {
 		fprintf(stderr,
 			"perf sched timehist: %s has no tracing data, so it holds no scheduler tracepoints.\n"
 			"Record them with 'perf sched record -- <command>' (or 'perf sched record -a sleep N').\n",
 			s->name);
-		return -EINVAL;
-	}
-	th->tep = trace_data__parse(data, size, err, sizeof(err));
-	if (!th->tep) {
-		fprintf(stderr, "perf sched timehist: %s: %s\n", s->name, err);
 		return -EINVAL;
 	}
 	return 0;

@@ -331,9 +331,6 @@ static int check_kind(struct script_fields *f, const struct perf_session_attr *a
 static int setup_tracepoints(struct script *sc)
 {
 	struct perf_session *s = sc->session;
-	const void *data;
-	char err[256];
-	u64 size;
 	u32 i;
 
 	if (!(sc->opts.kind[SK_TRACE].fields & SF(TRACE)))
@@ -343,15 +340,11 @@ static int setup_tracepoints(struct script *sc)
 			break;
 	if (i == s->nr_attrs)
 		return 0;
-	data = perf_session__tracing_data(s, &size);
-	if (!data) {
+	if (trace_data__from_session(s, "perf script", &sc->tep))
+		return -EINVAL;
+	if (!sc->tep) {
 		fprintf(stderr, "perf script: %s has tracepoint events but no tracing data: their fields cannot be shown (drop 'trace' with -F trace:-trace)\n",
 			s->name);
-		return -EINVAL;
-	}
-	sc->tep = trace_data__parse(data, size, err, sizeof(err));
-	if (!sc->tep) {
-		fprintf(stderr, "perf script: %s: %s\n", s->name, err);
 		return -EINVAL;
 	}
 	sc->seq = calloc(1, sizeof(struct trace_seq));

@@ -33,23 +33,16 @@ static int setup_parent(struct sort_keys *k, const char *pattern,
 static int setup_trace(struct sort_keys *k, struct perf_session *s,
 		       const char *cmd)
 {
-	const void *data;
-	char err[256];
-	u64 size;
 	u32 i;
 
 	k->nr_events = s->nr_attrs;
 	k->events = calloc(s->nr_attrs ? s->nr_attrs : 1, sizeof(*k->events));
 	if (!k->events)
 		return -ENOMEM;
-	data = perf_session__tracing_data(s, &size);
-	if (!data)
-		return 0;	/* no tracepoints: every row is N/A */
-	k->tep = trace_data__parse(data, size, err, sizeof(err));
-	if (!k->tep) {
-		fprintf(stderr, "%s: %s: %s\n", cmd, s->name, err);
+	if (trace_data__from_session(s, cmd, &k->tep))
 		return -EINVAL;
-	}
+	if (!k->tep)
+		return 0;	/* no tracepoints: every row is N/A */
 	k->seq = calloc(1, sizeof(*k->seq));
 	if (!k->seq)
 		return -ENOMEM;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <event-parse.h>
 #include <perf/tracefs.h>
+#include "data.h"
 #include "trace-data.h"
 
 static const char trace_data_magic[10] = "\027\010\104tracing";
@@ -677,4 +678,23 @@ struct tep_handle *trace_data__parse(const void *buf, size_t size,
 		return NULL;
 	}
 	return parse_tracing_data(buf, size, err, errlen);
+}
+
+int trace_data__from_session(const struct perf_session *s, const char *cmd,
+			     struct tep_handle **tep)
+{
+	const void *data;
+	char err[256];
+	u64 size;
+
+	*tep = NULL;
+	data = perf_session__tracing_data(s, &size);
+	if (!data)
+		return 0;
+	*tep = trace_data__parse(data, size, err, sizeof(err));
+	if (!*tep) {
+		fprintf(stderr, "%s: %s: %s\n", cmd, s->name, err);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -25,6 +25,7 @@
 #include <perf/types.h>
 #include "header.h"
 
+struct perf_session;
 struct tep_handle;
 
 /*
@@ -50,5 +51,14 @@ int trace_data__set_header(struct perf_header_info *info,
  */
 struct tep_handle *trace_data__parse(const void *buf, size_t size,
 				     char *err, size_t errlen);
+
+/*
+ * The tracepoint formats of the file @s, parsed into *@tep: 0 with
+ * *@tep NULL when the file has no tracing data (the caller says what
+ * that means for it), -EINVAL when the data is damaged, said on stderr
+ * as "@cmd: FILE: why".
+ */
+int trace_data__from_session(const struct perf_session *s, const char *cmd,
+			     struct tep_handle **tep);
 
 #endif /* __PERF_UTIL_TRACE_DATA_H */

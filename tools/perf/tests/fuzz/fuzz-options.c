@@ -38,12 +38,13 @@ static void parse_report_values(const char *s)
 	struct hists_config cfg = { 0 };
 	struct report_filter f = { 0 };
 	struct report r = { 0 };
+	struct callchain_frames_opts fo = { .str = s };
 	enum callchain_frames frames;
 
 	sort_keys__parse(s, &cfg);
 	report__parse_time(s, &f);
 	report__parse_callchain(s, &r);
-	callchain_frames__parse(s, &frames);
+	callchain_frames__from_options(&fo, &frames);
 }
 
 static void parse_other_values(const char *s)
