@@ -48,6 +48,28 @@
 
 #include "internal.h"
 
+/*
+ * The ordering between a writer here and the reader in user space, in
+ * one picture (tools/lib/perf/mmap.c draws the same from the reader's
+ * side):
+ *
+ *   writer (this file)                    reader (user space)
+ *   ------------------                    -------------------
+ *   rb_has_room(): READ_ONCE(data_tail) (A)
+ *     smp_mb(), then write the record
+ *   rb_commit(): smp_mb()               (B)
+ *     WRITE_ONCE(data_head)    -------->  load-acquire of data_head  (C)
+ *                                         read the records below it
+ *                              (D) <----  store-release of data_tail
+ *
+ * (B) pairs with (C): a reader that sees a data_head sees every byte of
+ * the records below it.  (A) pairs with (D): bytes are written over
+ * only after the reader, by moving data_tail past them, has said it is
+ * done with them.  A buffer mapped read-only has no data_tail to wait
+ * for and is overwritten.  Among writers the order comes from the
+ * cmpxchg on rb->head and the count in rb->writers (rb_commit()).
+ */
+
 static void rb_wakeup(struct irq_work *work)
 {
 	struct perf_counter_buffer *rb =
