@@ -31,6 +31,7 @@
 
 /* Strings in feature sections are padded to this many bytes. */
 #define NAME_ALIGN 64
+#define NAME_ALIGNED(len) (((len) + NAME_ALIGN - 1) & ~(size_t)(NAME_ALIGN - 1))
 
 enum perf_header_feat {
 	HEADER_RESERVED		= 0,
@@ -263,6 +264,8 @@ struct perf_header_info {
 
 void perf_header_info__init(struct perf_header_info *info);
 void perf_header_info__exit(struct perf_header_info *info);
+/* Drop what @feat holds and clear its bit, as if it was never read. */
+void perf_header_info__forget(struct perf_header_info *info, int feat);
 
 /*
  * Fill the system features from the running machine: hostname,
