@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include <perf/types.h>
 #include "util/data-convert-json.h"
 #include "util/parse-options.h"
 
@@ -57,8 +58,10 @@ static int data_parse(int argc, const char **argv, struct data_cmd *cmd,
 	return 0;
 }
 
-static int data_convert(int argc, const char **argv, struct data_cmd *cmd)
+static int data_convert(int argc, const char **argv, void *ctx)
 {
+	struct data_cmd *cmd = ctx;
+
 	data_parse(argc - 1, argv + 1, cmd, 0);
 	if (cmd->to_ctf) {
 		fprintf(stderr, "perf data convert: CTF output (--to-ctf) is not supported by this perf; use --to-json\n");
@@ -73,17 +76,20 @@ static int data_convert(int argc, const char **argv, struct data_cmd *cmd)
 	return data_convert__json(&cmd->o);
 }
 
+static const struct subcommand data_subcommands[] = {
+	{ "convert", data_convert },
+};
+
 int cmd_data(int argc, const char **argv)
 {
 	struct data_cmd cmd = { .to_ctf = NULL };
 
 	argc = data_parse(argc - 1, argv + 1, &cmd,
 			  PARSE_OPT_STOP_AT_NON_OPTION);
-	if (argc && !strcmp(argv[1], "convert"))
-		return data_convert(argc, argv + 1, &cmd);
 	if (argc)
-		fprintf(stderr, "perf data: unknown subcommand '%s' (convert)\n",
-			argv[1]);
+		return subcommand__run("data", data_subcommands,
+				       ARRAY_SIZE(data_subcommands), argc,
+				       argv + 1, &cmd);
 	fprintf(stderr, "\n Usage: %s\n\n", data_usage[0]);
 	return 129;
 }

@@ -120,11 +120,23 @@ static const char * const list_usage[] = {
 	NULL
 };
 
+/* The filters that name a kind of event, Linux perf's long names too. */
+static const struct {
+	const char *name;
+	const char *kind;
+} list_kinds[] = {
+	{ "hw", "hw" },
+	{ "hardware", "hw" },
+	{ "sw", "sw" },
+	{ "software", "sw" },
+	{ "cache", "cache" },
+	{ "tracepoint", "tracepoint" },
+};
+
 int cmd_list(int argc, const char **argv)
 {
 	const struct option options[] = { OPT_END() };
 	struct list_filter f = { 0 };
-	static const char * const kinds[] = { "hw", "sw", "cache", "tracepoint" };
 	size_t i;
 
 	argc = parse_options(argc - 1, argv + 1, options, list_usage, 0);
@@ -133,11 +145,9 @@ int cmd_list(int argc, const char **argv)
 				       "give at most one filter");
 	if (argc == 1) {
 		f.glob = argv[1];
-		for (i = 0; i < ARRAY_SIZE(kinds); i++)
-			if (!strcmp(argv[1], kinds[i]) ||
-			    (!strcmp(argv[1], "hardware") && i == 0) ||
-			    (!strcmp(argv[1], "software") && i == 1))
-				f.kind = kinds[i];
+		for (i = 0; i < ARRAY_SIZE(list_kinds); i++)
+			if (!strcmp(argv[1], list_kinds[i].name))
+				f.kind = list_kinds[i].kind;
 		if (f.kind)
 			f.glob = NULL;
 		/* A bare word matches anywhere in the name. */

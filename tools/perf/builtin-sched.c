@@ -23,7 +23,7 @@ static const char * const sched_usage[] = {
 	NULL
 };
 
-static int sched_record(int argc, const char **argv)
+static int sched_record(int argc, const char **argv, void *ctx)
 {
 	static const char * const fixed[] = {
 		"record", "-a", "-R", "-m", "1024", "-c", "1",
@@ -56,7 +56,7 @@ static int daemon_size(const struct option *opt, const char *arg, int unset)
 	return -1;
 }
 
-static int sched_daemon(int argc, const char **argv)
+static int sched_daemon(int argc, const char **argv, void *ctx)
 {
 	struct sched_daemon_opts o = {
 		.seconds = SCHED_DAEMON_SECONDS,
@@ -178,7 +178,7 @@ static int timehist_open_run(struct timehist_cmd *cmd)
 	return err ? 1 : 0;
 }
 
-static int sched_timehist(int argc, const char **argv)
+static int sched_timehist(int argc, const char **argv, void *ctx)
 {
 	struct timehist_cmd cmd = {
 		.input = "perf.data",
@@ -230,10 +230,7 @@ static int sched_timehist(int argc, const char **argv)
 	return timehist_open_run(&cmd);
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, const char **argv);
-} sched_subcommands[] = {
+static const struct subcommand sched_subcommands[] = {
 	{ "record", sched_record },
 	{ "timehist", sched_timehist },
 	{ "daemon", sched_daemon },
@@ -241,17 +238,12 @@ static const struct {
 
 int cmd_sched(int argc, const char **argv)
 {
-	size_t i;
-
 	if (argc < 2 || !strcmp(argv[1], "-h")) {
 		fprintf(stderr, "\n Usage: %s\n   or: %s\n   or: %s\n\n",
 			sched_usage[0], sched_usage[1], sched_usage[2]);
 		return 129;
 	}
-	for (i = 0; i < ARRAY_SIZE(sched_subcommands); i++)
-		if (!strcmp(argv[1], sched_subcommands[i].name))
-			return sched_subcommands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "perf sched: unknown subcommand '%s' (record, timehist, daemon)\n",
-		argv[1]);
-	return 129;
+	return subcommand__run("sched", sched_subcommands,
+			       ARRAY_SIZE(sched_subcommands), argc - 1, argv + 1,
+			       NULL);
 }

@@ -325,3 +325,19 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	argv[out] = NULL;
 	return out;
 }
+
+int subcommand__run(const char *cmd, const struct subcommand *table,
+		    size_t nr, int argc, const char **argv, void *ctx)
+{
+	size_t i;
+
+	for (i = 0; argc > 0 && i < nr; i++)
+		if (!strcmp(argv[0], table[i].name))
+			return table[i].fn(argc, argv, ctx);
+	fprintf(stderr, "perf %s: unknown subcommand '%s' (", cmd,
+		argc > 0 ? argv[0] : "");
+	for (i = 0; i < nr; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "", table[i].name);
+	fprintf(stderr, ")\n");
+	return PARSE_OPT_USAGE_EXIT;
+}

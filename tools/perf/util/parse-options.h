@@ -92,6 +92,23 @@ void parse_options__set_manual(const char *text);
 
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char * const usage[], int flags);
+
+/*
+ * A subcommand: "perf sched timehist", "perf data convert".  @fn gets
+ * the arguments from the subcommand's name on, and the caller's @ctx.
+ */
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, const char **argv, void *ctx);
+};
+
+/*
+ * Run the subcommand of @table that argv[0] names.  Unknown (or no
+ * argv[0]): says "perf @cmd: unknown subcommand 'X' (a, b)" on stderr
+ * and returns PARSE_OPT_USAGE_EXIT.
+ */
+int subcommand__run(const char *cmd, const struct subcommand *table,
+		    size_t nr, int argc, const char **argv, void *ctx);
 void usage_with_options(const char * const usage[],
 			const struct option *opts) __attribute__((noreturn));
 void usage_with_options_msg(const char * const usage[],
