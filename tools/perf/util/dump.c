@@ -5,7 +5,8 @@
  * prints, so that the two dumps of one file can be compared.
  *
  * Records come from a file that may be damaged: every field is read
- * through a bounds-checked accessor, never past header.size.
+ * through REC(), by its place in the record structs of event.h, and
+ * never past header.size.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,35 +17,44 @@
 #include "dump.h"
 #include "machine.h"
 
-static u64 rd64(const union perf_event *ev, size_t off)
+/* Whether the record holds the size bytes at off. */
+static bool rec_has(const union perf_event *ev, size_t off, size_t size)
 {
-	u64 v = 0;
-
-	if (off + sizeof(v) <= ev->header.size)
-		memcpy(&v, (const u8 *)ev + off, sizeof(v));
-	return v;
+	return off + size <= ev->header.size;
 }
 
-static u32 rd32(const union perf_event *ev, size_t off)
+/*
+ * The integer of size bytes at off, or 0 when the record ends before
+ * it: a damaged file must not make the dump read the next record.
+ */
+static u64 rec_read(const union perf_event *ev, size_t off, size_t size)
 {
-	u32 v = 0;
+	const u8 *p = (const u8 *)ev + off;
+	u16 v16;
+	u32 v32;
+	u64 v64;
 
-	if (off + sizeof(v) <= ev->header.size)
-		memcpy(&v, (const u8 *)ev + off, sizeof(v));
-	return v;
-}
-
-static u16 rd16(const union perf_event *ev, size_t off)
-{
-	u16 v = 0;
-
-	if (off + sizeof(v) <= ev->header.size)
-		memcpy(&v, (const u8 *)ev + off, sizeof(v));
-	return v;
+	if (!rec_has(ev, off, size))
+		return 0;
+	switch (size) {
+	case sizeof(u8):
+		return *p;
+	case sizeof(u16):
+		memcpy(&v16, p, sizeof(v16));
+		return v16;
+	case sizeof(u32):
+		memcpy(&v32, p, sizeof(v32));
+		return v32;
+	case sizeof(u64):
+		memcpy(&v64, p, sizeof(v64));
+		return v64;
+	default:	/* not an integer field */
+		return 0;
+	}
 }
 
 /* The string at off, or "" when it does not end inside the record. */
-static const char *rd_str(const union perf_event *ev, size_t off)
+static const char *rec_str(const union perf_event *ev, size_t off)
 {
 	const char *p = (const char *)ev + off;
 
@@ -52,6 +62,29 @@ static const char *rd_str(const union perf_event *ev, size_t off)
 		return "";
 	return p;
 }
+
+#define FIELD_SIZE(type, field) sizeof(((type *)0)->field)
+
+/* Whether record ev holds all of field of the record struct type. */
+#define REC_HAS(ev, type, field) \
+	rec_has(ev, offsetof(type, field), FIELD_SIZE(type, field))
+
+/*
+ * The integer field of the record struct type in ev, read through
+ * rec_read(): 0 when the record is too short to hold it.  The field may
+ * name an array element, link_info[i].dev, with i a variable.
+ */
+#define REC(ev, type, field)						\
+	((typeof(((type *)0)->field))					\
+	 rec_read(ev, offsetof(type, field), FIELD_SIZE(type, field)))
+
+/* The string field of the record struct type in ev, "" when cut. */
+#define REC_STR(ev, type, field) rec_str(ev, offsetof(type, field))
+
+/*
+ * A function that reads many fields of one record names the struct once,
+ * through a shorthand of REC() such as MMAP2_FIELD(ev, pid).
+ */
 
 void perf_dump__hex(FILE *fp, const void *buf, size_t len)
 {
@@ -146,35 +179,48 @@ static void dump_sample(FILE *fp, const union perf_event *ev,
 		dump_read_values(fp, sample, attr->attr.read_format);
 }
 
+#define MMAP2_FIELD(ev, field) REC(ev, struct perf_record_mmap2, field)
+
+/* The build id bytes the record holds, in hex. */
+static void dump_mmap2_build_id(FILE *fp, const union perf_event *ev)
+{
+	u8 n = MMAP2_FIELD(ev, build_id_size);
+	char id[2 * FIELD_SIZE(struct perf_record_mmap2, build_id) + 1] = "";
+	u32 i;
+
+	for (i = 0; i < n && i < ARRAY_SIZE(ev->mmap2.build_id) &&
+	     REC_HAS(ev, struct perf_record_mmap2, build_id[i]); i++)
+		sprintf(id + 2 * i, "%02x", MMAP2_FIELD(ev, build_id[i]));
+	fprintf(fp, " <%s>", id);
+}
+
 static void dump_mmap2(FILE *fp, const union perf_event *ev)
 {
-	u32 prot = rd32(ev, 64), flags = rd32(ev, 68);
-	char id[48] = "";
-	u32 i, n;
+	u32 prot = MMAP2_FIELD(ev, prot), flags = MMAP2_FIELD(ev, flags);
 
 	fprintf(fp, " %d/%d: [%#llx(%#llx) @ %#llx",
-		(int)rd32(ev, 8), (int)rd32(ev, 12), rd64(ev, 16), rd64(ev, 24),
-		rd64(ev, 32));
-	if (ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		n = ev->header.size > 40 ? ((const u8 *)ev)[40] : 0;
-		for (i = 0; i < n && i < 20 && 44 + i < ev->header.size; i++)
-			sprintf(id + 2 * i, "%02x", ((const u8 *)ev)[44 + i]);
-		fprintf(fp, " <%s>", id);
-	} else {
-		fprintf(fp, " %02x:%02x %llu %llu", rd32(ev, 40),
-			rd32(ev, 44), rd64(ev, 48), rd64(ev, 56));
-	}
+		(int)MMAP2_FIELD(ev, pid), (int)MMAP2_FIELD(ev, tid),
+		MMAP2_FIELD(ev, start), MMAP2_FIELD(ev, len),
+		MMAP2_FIELD(ev, pgoff));
+	if (ev->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+		dump_mmap2_build_id(fp, ev);
+	else
+		fprintf(fp, " %02x:%02x %llu %llu", MMAP2_FIELD(ev, maj),
+			MMAP2_FIELD(ev, min), MMAP2_FIELD(ev, ino),
+			MMAP2_FIELD(ev, ino_generation));
 	fprintf(fp, "]: %c%c%c%c %s\n", prot & PROT_READ ? 'r' : '-',
 		prot & PROT_WRITE ? 'w' : '-', prot & PROT_EXEC ? 'x' : '-',
-		flags & MAP_SHARED ? 's' : 'p', rd_str(ev, 72));
+		flags & MAP_SHARED ? 's' : 'p',
+		REC_STR(ev, struct perf_record_mmap2, filename));
 }
 
 static void dump_aux(FILE *fp, const union perf_event *ev)
 {
-	u64 flags = rd64(ev, 24);
+	u64 flags = REC(ev, struct perf_record_aux, flags);
 
 	fprintf(fp, " offset: %#llx size: %#llx flags: %#llx [%s%s%s]\n",
-		rd64(ev, 8), rd64(ev, 16), flags,
+		REC(ev, struct perf_record_aux, aux_offset),
+		REC(ev, struct perf_record_aux, aux_size), flags,
 		flags & PERF_AUX_FLAG_TRUNCATED ? "T" : "",
 		flags & PERF_AUX_FLAG_OVERWRITE ? "O" : "",
 		flags & PERF_AUX_FLAG_PARTIAL ? "P" : "");
@@ -186,14 +232,19 @@ static void dump_switch(FILE *fp, const union perf_event *ev)
 	const char *in_out = !out ? "IN         " :
 		(ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
 		"OUT preempt" : "OUT        ";
+	u32 pid, tid;
 
 	if (ev->header.type == PERF_RECORD_SWITCH) {
 		fprintf(fp, " %s\n", in_out);
 		return;
 	}
+	pid = REC(ev, struct perf_record_switch_cpu_wide, next_prev_pid);
+	tid = REC(ev, struct perf_record_switch_cpu_wide, next_prev_tid);
 	fprintf(fp, " %s  %s pid/tid: %5d/%-5d\n", in_out,
-		out ? "next" : "prev", (int)rd32(ev, 8), (int)rd32(ev, 12));
+		out ? "next" : "prev", (int)pid, (int)tid);
 }
+
+#define READ_FIELD(ev, field) REC(ev, struct perf_record_read, field)
 
 /*
  * perf reads the values at fixed places whatever the read_format;
@@ -204,35 +255,74 @@ static void dump_read(FILE *fp, const union perf_event *ev,
 {
 	u64 format = attr ? attr->attr.read_format : 0;
 
-	fprintf(fp, ": %d %d %s %llu\n", (int)rd32(ev, 8), (int)rd32(ev, 12),
-		attr ? attr->name : "(null)", rd64(ev, 16));
+	fprintf(fp, ": %d %d %s %llu\n",
+		(int)READ_FIELD(ev, pid), (int)READ_FIELD(ev, tid),
+		attr ? attr->name : "(null)", READ_FIELD(ev, value));
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		fprintf(fp, "... time enabled : %llu\n", rd64(ev, 24));
+		fprintf(fp, "... time enabled : %llu\n",
+			READ_FIELD(ev, time_enabled));
 	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		fprintf(fp, "... time running : %llu\n", rd64(ev, 32));
+		fprintf(fp, "... time running : %llu\n",
+			READ_FIELD(ev, time_running));
 	if (format & PERF_FORMAT_ID)
-		fprintf(fp, "... id           : %llu\n", rd64(ev, 40));
+		fprintf(fp, "... id           : %llu\n", READ_FIELD(ev, id));
 	if (format & PERF_FORMAT_LOST)
-		fprintf(fp, "... lost         : %llu\n", rd64(ev, 48));
+		fprintf(fp, "... lost         : %llu\n", READ_FIELD(ev, lost));
 }
+
+#define NS_FIELD(ev, field) REC(ev, struct perf_record_namespaces, field)
 
 static void dump_namespaces(FILE *fp, const union perf_event *ev)
 {
 	static const char * const names[] = {
 		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup",
 	};
-	u64 nr = rd64(ev, 16), i;
+	u64 nr = NS_FIELD(ev, nr_namespaces), i;
 
-	fprintf(fp, " %d/%d - nr_namespaces: %u\n\t\t[", (int)rd32(ev, 8),
-		(int)rd32(ev, 12), (u32)nr);
-	for (i = 0; i < nr && 24 + (i + 1) * 16 <= ev->header.size; i++) {
+	fprintf(fp, " %d/%d - nr_namespaces: %u\n\t\t[",
+		(int)NS_FIELD(ev, pid), (int)NS_FIELD(ev, tid), (u32)nr);
+	for (i = 0; i < nr &&
+	     REC_HAS(ev, struct perf_record_namespaces, link_info[i]); i++) {
 		if (i && i % 4 == 0)
 			fprintf(fp, "\n\t\t ");
 		fprintf(fp, "%u/%s: %llu/%#llx%s", (u32)i,
 			i < ARRAY_SIZE(names) ? names[i] : "UNKNOWN",
-			rd64(ev, 24 + i * 16), rd64(ev, 32 + i * 16),
+			NS_FIELD(ev, link_info[i].dev),
+			NS_FIELD(ev, link_info[i].ino),
 			i + 1 != nr ? ", " : "]\n");
 	}
+}
+
+#define MMAP_FIELD(ev, field) REC(ev, struct perf_record_mmap, field)
+
+static void dump_mmap(FILE *fp, const union perf_event *ev)
+{
+	fprintf(fp, " %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n",
+		(int)MMAP_FIELD(ev, pid), (int)MMAP_FIELD(ev, tid),
+		MMAP_FIELD(ev, start), MMAP_FIELD(ev, len),
+		MMAP_FIELD(ev, pgoff),
+		ev->header.misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x',
+		REC_STR(ev, struct perf_record_mmap, filename));
+}
+
+/* FORK and EXIT: (pid:tid):(ppid:ptid). */
+static void dump_fork(FILE *fp, const union perf_event *ev)
+{
+	fprintf(fp, "(%d:%d):(%d:%d)\n",
+		(int)REC(ev, struct perf_record_fork, pid),
+		(int)REC(ev, struct perf_record_fork, tid),
+		(int)REC(ev, struct perf_record_fork, ppid),
+		(int)REC(ev, struct perf_record_fork, ptid));
+}
+
+#define KSYM_FIELD(ev, field) REC(ev, struct perf_record_ksymbol, field)
+
+static void dump_ksymbol(FILE *fp, const union perf_event *ev)
+{
+	fprintf(fp, " addr %llx len %u type %u flags 0x%x name %s\n",
+		KSYM_FIELD(ev, addr), KSYM_FIELD(ev, len),
+		KSYM_FIELD(ev, ksym_type), KSYM_FIELD(ev, flags),
+		REC_STR(ev, struct perf_record_ksymbol, name));
 }
 
 /* Records the kernel writes; perf prints nothing more for throttling. */
@@ -249,11 +339,7 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 				ev->header.misc);
 		break;
 	case PERF_RECORD_MMAP:
-		fprintf(fp, " %d/%d: [%#llx(%#llx) @ %#llx]: %c %s\n",
-			(int)rd32(ev, 8), (int)rd32(ev, 12),
-			rd64(ev, 16), rd64(ev, 24), rd64(ev, 32),
-			ev->header.misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x',
-			rd_str(ev, 40));
+		dump_mmap(fp, ev);
 		break;
 	case PERF_RECORD_MMAP2:
 		dump_mmap2(fp, ev);
@@ -261,21 +347,23 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 	case PERF_RECORD_COMM:
 		fprintf(fp, "%s: %s:%d/%d\n",
 			ev->header.misc & PERF_RECORD_MISC_COMM_EXEC ?
-			" exec" : "", rd_str(ev, 16), (int)rd32(ev, 8),
-			(int)rd32(ev, 12));
+			" exec" : "", REC_STR(ev, struct perf_record_comm, comm),
+			(int)REC(ev, struct perf_record_comm, pid),
+			(int)REC(ev, struct perf_record_comm, tid));
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		fprintf(fp, "(%d:%d):(%d:%d)\n", (int)rd32(ev, 8),
-			(int)rd32(ev, 16), (int)rd32(ev, 12), (int)rd32(ev, 20));
+		dump_fork(fp, ev);
 		break;
 	case PERF_RECORD_LOST:
 		fprintf(fp, ": id:%llu: lost:%llu\n",
-			rd64(ev, 8), rd64(ev, 16));
+			REC(ev, struct perf_record_lost, id),
+			REC(ev, struct perf_record_lost, lost));
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		fprintf(fp, ": id:%llu: lost samples :%llu\n",
-			sample ? sample->id : 0, rd64(ev, 8));
+			sample ? sample->id : 0,
+			REC(ev, struct perf_record_lost_samples, lost));
 		break;
 	case PERF_RECORD_READ:
 		dump_read(fp, ev, attr);
@@ -284,7 +372,9 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 		dump_aux(fp, ev);
 		break;
 	case PERF_RECORD_ITRACE_START:
-		fprintf(fp, " pid: %u tid: %u\n", rd32(ev, 8), rd32(ev, 12));
+		fprintf(fp, " pid: %u tid: %u\n",
+			REC(ev, struct perf_record_itrace_start, pid),
+			REC(ev, struct perf_record_itrace_start, tid));
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
@@ -294,24 +384,28 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 		dump_namespaces(fp, ev);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		fprintf(fp, " addr %llx len %u type %u flags 0x%x name %s\n",
-			rd64(ev, 8), rd32(ev, 16), rd16(ev, 20), rd16(ev, 22),
-			rd_str(ev, 24));
+		dump_ksymbol(fp, ev);
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		fprintf(fp, " type %u, flags %u, id %u\n", rd16(ev, 8),
-			rd16(ev, 10), rd32(ev, 12));
+		fprintf(fp, " type %u, flags %u, id %u\n",
+			REC(ev, struct perf_record_bpf_event, type),
+			REC(ev, struct perf_record_bpf_event, flags),
+			REC(ev, struct perf_record_bpf_event, id));
 		break;
 	case PERF_RECORD_CGROUP:
-		fprintf(fp, " cgroup: %llu %s\n", rd64(ev, 8),
-			rd_str(ev, 16));
+		fprintf(fp, " cgroup: %llu %s\n",
+			REC(ev, struct perf_record_cgroup, id),
+			REC_STR(ev, struct perf_record_cgroup, path));
 		break;
 	case PERF_RECORD_TEXT_POKE:
 		fprintf(fp, " %#llx old len %u new len %u\n",
-			rd64(ev, 8), rd16(ev, 16), rd16(ev, 18));
+			REC(ev, struct perf_record_text_poke, addr),
+			REC(ev, struct perf_record_text_poke, old_len),
+			REC(ev, struct perf_record_text_poke, new_len));
 		break;
 	case PERF_RECORD_AUX_OUTPUT_HW_ID:
-		fprintf(fp, " hw_id: %#llx\n", rd64(ev, 8));
+		fprintf(fp, " hw_id: %#llx\n",
+			REC(ev, struct perf_record_aux_output_hw_id, hw_id));
 		break;
 	default:
 		fputc('\n', fp);
@@ -319,39 +413,50 @@ static void dump_kernel(FILE *fp, const union perf_event *ev,
 	}
 }
 
+#define ID_INDEX_FIELD(ev, field) REC(ev, struct perf_record_id_index, field)
+
 static void dump_id_index(FILE *fp, const union perf_event *ev)
 {
-	u64 nr = rd64(ev, 8), i;
+	u64 nr = ID_INDEX_FIELD(ev, nr), i;
 
 	fprintf(fp, " nr: %llu\n", nr);
-	for (i = 0; i < nr && 16 + (i + 1) * 32 <= ev->header.size; i++) {
-		size_t off = 16 + i * 32;
-
+	for (i = 0; i < nr &&
+	     REC_HAS(ev, struct perf_record_id_index, entries[i]); i++)
 		fprintf(fp, " ... id: %llu  idx: %llu  cpu: %lld  tid: %lld\n",
-			rd64(ev, off),
-			rd64(ev, off + 8), (s64)rd64(ev, off + 16),
-			(s64)rd64(ev, off + 24));
-	}
+			ID_INDEX_FIELD(ev, entries[i].id),
+			ID_INDEX_FIELD(ev, entries[i].idx),
+			(s64)ID_INDEX_FIELD(ev, entries[i].cpu),
+			(s64)ID_INDEX_FIELD(ev, entries[i].tid));
+}
+
+/* REC() would convert the integer it reads to double: read the bits. */
+static double event_update_scale(const union perf_event *ev)
+{
+	size_t off = offsetof(struct perf_record_event_update_scale, scale);
+	u64 bits = rec_read(ev, off, sizeof(bits));
+	double scale;
+
+	memcpy(&scale, &bits, sizeof(scale));
+	return scale;
 }
 
 static void dump_event_update(FILE *fp, const union perf_event *ev)
 {
-	u64 type = rd64(ev, 8);
-	double scale;
+	u64 type = REC(ev, struct perf_record_event_update, type);
 
-	fprintf(fp, "\n... id:    %llu\n", rd64(ev, 16));
+	fprintf(fp, "\n... id:    %llu\n",
+		REC(ev, struct perf_record_event_update, id));
 	switch (type) {
-	case 0:
-		fprintf(fp, "... unit:  %s\n", rd_str(ev, 24));
+	case PERF_EVENT_UPDATE__UNIT:
+		fprintf(fp, "... unit:  %s\n",
+			REC_STR(ev, struct perf_record_event_update, str));
 		break;
-	case 1:
-		scale = 0;
-		if (ev->header.size >= 32)
-			memcpy(&scale, (const u8 *)ev + 24, sizeof(scale));
-		fprintf(fp, "... scale: %f\n", scale);
+	case PERF_EVENT_UPDATE__SCALE:
+		fprintf(fp, "... scale: %f\n", event_update_scale(ev));
 		break;
-	case 2:
-		fprintf(fp, "... name:  %s\n", rd_str(ev, 24));
+	case PERF_EVENT_UPDATE__NAME:
+		fprintf(fp, "... name:  %s\n",
+			REC_STR(ev, struct perf_record_event_update, str));
 		break;
 	default:
 		fprintf(fp, "... unknown type %llu\n", type);
@@ -387,49 +492,86 @@ static void cpu_list_add(struct cpu_list *l, int cpu)
 	l->last = cpu;
 }
 
-/* The three encodings of PERF_RECORD_CPU_MAP: list, mask, range. */
+#define CPU_MAP_FIELD(ev, field) REC(ev, struct perf_record_cpu_map, field)
+
+static void cpu_map_cpus(struct cpu_list *l, const union perf_event *ev)
+{
+	u16 nr = CPU_MAP_FIELD(ev, cpus.nr), i;
+
+	for (i = 0; i < nr &&
+	     REC_HAS(ev, struct perf_record_cpu_map, cpus.cpu[i]); i++)
+		cpu_list_add(l, CPU_MAP_FIELD(ev, cpus.cpu[i]));
+}
+
+/* The set bits of the mask, whatever long_size says the words are. */
+static void cpu_map_mask(struct cpu_list *l, const union perf_event *ev)
+{
+	u16 nr = CPU_MAP_FIELD(ev, mask32.nr);
+	u16 size = CPU_MAP_FIELD(ev, mask32.long_size);
+	u32 bit;
+
+	for (bit = 0; size && bit < (u32)nr * size * 8; bit++) {
+		u8 byte = size == 8 ? CPU_MAP_FIELD(ev, mask64.bits[bit / 8]) :
+				      CPU_MAP_FIELD(ev, mask32.bits[bit / 8]);
+
+		if ((byte >> (bit % 8)) & 1)
+			cpu_list_add(l, bit);
+	}
+}
+
+static void cpu_map_range(struct cpu_list *l, const union perf_event *ev)
+{
+	u32 bit;
+
+	if (CPU_MAP_FIELD(ev, range.any_cpu))
+		cpu_list_add(l, -1);
+	for (bit = CPU_MAP_FIELD(ev, range.start_cpu);
+	     bit <= CPU_MAP_FIELD(ev, range.end_cpu); bit++)
+		cpu_list_add(l, bit);
+}
+
 static void dump_cpu_map(FILE *fp, const union perf_event *ev)
 {
 	struct cpu_list l = { .fp = fp, .first = -1, .last = -1 };
-	u16 type = rd16(ev, 8), nr = rd16(ev, 10), i, size;
-	u32 bit;
 
 	fprintf(fp, ": ");
-	if (type == 0) {
-		for (i = 0; i < nr && 12 + 2 * i + 2 <= ev->header.size; i++)
-			cpu_list_add(&l, rd16(ev, 12 + 2 * i));
-	} else if (type == 1) {
-		size = rd16(ev, 12);
-		for (bit = 0; size && bit < (u32)nr * size * 8; bit++) {
-			size_t off = (size == 8 ? 18 : 14) + bit / 8;
-
-			if (off < ev->header.size &&
-			    (((const u8 *)ev)[off] >> (bit % 8)) & 1)
-				cpu_list_add(&l, bit);
-		}
-	} else if (type == 2) {
-		if (((const u8 *)ev)[10])
-			cpu_list_add(&l, -1);
-		for (bit = rd16(ev, 12); bit <= rd16(ev, 14); bit++)
-			cpu_list_add(&l, bit);
+	switch (CPU_MAP_FIELD(ev, type)) {
+	case PERF_CPU_MAP__CPUS:
+		cpu_map_cpus(&l, ev);
+		break;
+	case PERF_CPU_MAP__MASK:
+		cpu_map_mask(&l, ev);
+		break;
+	case PERF_CPU_MAP__RANGE:
+		cpu_map_range(&l, ev);
+		break;
 	}
 	cpu_list_flush(&l);
 	fputc('\n', fp);
 }
 
 /* The words perf prints them with, misspelling included. */
+#define TIME_CONV_FIELD(ev, field) REC(ev, struct perf_record_time_conv, field)
+
 static void dump_time_conv(FILE *fp, const union perf_event *ev)
 {
-	fprintf(fp, "\n... Time Shift      %llu\n", rd64(ev, 8));
-	fprintf(fp, "... Time Muliplier  %llu\n", rd64(ev, 16));
-	fprintf(fp, "... Time Zero       %llu\n", rd64(ev, 24));
+	fprintf(fp, "\n... Time Shift      %llu\n",
+		TIME_CONV_FIELD(ev, time_shift));
+	fprintf(fp, "... Time Muliplier  %llu\n",
+		TIME_CONV_FIELD(ev, time_mult));
+	fprintf(fp, "... Time Zero       %llu\n",
+		TIME_CONV_FIELD(ev, time_zero));
 	/* Newer kernels add the fields from time_cycles on. */
-	if (ev->header.size < 40)
+	if (!REC_HAS(ev, struct perf_record_time_conv, time_cycles))
 		return;
-	fprintf(fp, "... Time Cycles     %llu\n", rd64(ev, 32));
-	fprintf(fp, "... Time Mask       %#llx\n", rd64(ev, 40));
-	fprintf(fp, "... Cap Time Zero   %d\n", ((const u8 *)ev)[48]);
-	fprintf(fp, "... Cap Time Short  %d\n", ((const u8 *)ev)[49]);
+	fprintf(fp, "... Time Cycles     %llu\n",
+		TIME_CONV_FIELD(ev, time_cycles));
+	fprintf(fp, "... Time Mask       %#llx\n",
+		TIME_CONV_FIELD(ev, time_mask));
+	fprintf(fp, "... Cap Time Zero   %d\n",
+		TIME_CONV_FIELD(ev, cap_user_time_zero));
+	fprintf(fp, "... Cap Time Short  %d\n",
+		TIME_CONV_FIELD(ev, cap_user_time_short));
 }
 
 /* "2026-11-25 22:14:30.123456789" in local time. */
@@ -462,11 +604,22 @@ static void dump_event_type(FILE *fp, const union perf_event *ev)
 		p.flags & TOD_POINT_STEP ? ", after the clock was set" : "");
 }
 
+static void dump_thread_map(FILE *fp, const union perf_event *ev)
+{
+	u64 nr = REC(ev, struct perf_record_thread_map, nr), i;
+
+	fprintf(fp, " nr: %llu thread:", nr);
+	for (i = 0; i < nr &&
+	     REC_HAS(ev, struct perf_record_thread_map, entries[i]); i++)
+		fprintf(fp, " %lld",
+			(s64)REC(ev, struct perf_record_thread_map,
+				 entries[i].pid));
+	fputc('\n', fp);
+}
+
 /* Records perf writes. */
 static void dump_user(FILE *fp, const union perf_event *ev)
 {
-	u64 v, i;
-
 	switch (ev->header.type) {
 	case PERF_RECORD_HEADER_ATTR:
 	case PERF_RECORD_HEADER_FEATURE:
@@ -481,11 +634,7 @@ static void dump_user(FILE *fp, const union perf_event *ev)
 		dump_event_update(fp, ev);
 		break;
 	case PERF_RECORD_THREAD_MAP:
-		v = rd64(ev, 8);
-		fprintf(fp, " nr: %llu thread:", v);
-		for (i = 0; i < v && 16 + (i + 1) * 24 <= ev->header.size; i++)
-			fprintf(fp, " %lld", (s64)rd64(ev, 16 + i * 24));
-		fputc('\n', fp);
+		dump_thread_map(fp, ev);
 		break;
 	case PERF_RECORD_CPU_MAP:
 		dump_cpu_map(fp, ev);
@@ -508,19 +657,20 @@ static void dump_user(FILE *fp, const union perf_event *ev)
  */
 static u32 attrs_known(struct perf_session *s, const union perf_event *ev)
 {
-	size_t off = sizeof(ev->header);
+	size_t off = offsetof(struct perf_record_header_attr, attr);
 	struct perf_session_attr *a;
 	u32 asz;
 	u64 id;
 
 	if (ev->header.type != PERF_RECORD_HEADER_ATTR)
 		return s->nr_attrs;
-	asz = rd32(ev, off + offsetof(struct perf_counter_attr, size));
+	asz = REC(ev, struct perf_record_header_attr, attr.size);
 	if (!asz)
 		asz = PERF_ATTR_SIZE_VER0;
-	if (off + asz + sizeof(id) > ev->header.size)
+	/* The ids follow the attr, of the size the writer knew. */
+	if (!rec_has(ev, off + asz, sizeof(id)))
 		return s->nr_attrs;
-	id = rd64(ev, off + asz);
+	id = rec_read(ev, off + asz, sizeof(id));
 	a = perf_session__find_attr(s, id);
 	return a ? (u32)a->idx : s->nr_attrs;
 }

@@ -113,6 +113,84 @@ struct perf_record_throttle {
 	u64 stream_id;
 };
 
+/*
+ * READ (attr.inherit_stat): a child's counter at its exit.  The kernel
+ * writes only the values read_format selects, in this order; the
+ * fields sit here when it selects all of them but GROUP.
+ */
+struct perf_record_read {
+	struct perf_counter_header header;
+	u32 pid, tid;
+	u64 value;
+	u64 time_enabled;	/* PERF_FORMAT_TOTAL_TIME_ENABLED */
+	u64 time_running;	/* PERF_FORMAT_TOTAL_TIME_RUNNING */
+	u64 id;			/* PERF_FORMAT_ID */
+	u64 lost;		/* PERF_FORMAT_LOST */
+};
+
+struct perf_record_aux {
+	struct perf_counter_header header;
+	u64 aux_offset;
+	u64 aux_size;
+	u64 flags;		/* PERF_AUX_FLAG_* */
+};
+
+struct perf_record_itrace_start {
+	struct perf_counter_header header;
+	u32 pid, tid;
+};
+
+/* SWITCH_CPU_WIDE: the task that comes in or goes out in exchange. */
+struct perf_record_switch_cpu_wide {
+	struct perf_counter_header header;
+	u32 next_prev_pid;
+	u32 next_prev_tid;
+};
+
+struct perf_record_namespaces {
+	struct perf_counter_header header;
+	u32 pid, tid;
+	u64 nr_namespaces;
+	struct perf_ns_link_info link_info[];	/* by *_NS_INDEX */
+};
+
+struct perf_record_ksymbol {
+	struct perf_counter_header header;
+	u64 addr;
+	u32 len;
+	u16 ksym_type;		/* enum perf_record_ksymbol_type */
+	u16 flags;		/* PERF_RECORD_KSYMBOL_FLAGS_* */
+	char name[];
+};
+
+struct perf_record_bpf_event {
+	struct perf_counter_header header;
+	u16 type;		/* enum perf_bpf_event_type */
+	u16 flags;
+	u32 id;			/* the program's id */
+	u8 tag[8];
+};
+
+struct perf_record_cgroup {
+	struct perf_counter_header header;
+	u64 id;
+	char path[];
+};
+
+/* The old bytes then the new ones, padded to 8 bytes. */
+struct perf_record_text_poke {
+	struct perf_counter_header header;
+	u64 addr;
+	u16 old_len;
+	u16 new_len;
+	u8 bytes[];
+};
+
+struct perf_record_aux_output_hw_id {
+	struct perf_counter_header header;
+	u64 hw_id;
+};
+
 /* perf.data: an attr and the ids of its counters (pipe mode). */
 struct perf_record_header_attr {
 	struct perf_counter_header header;
@@ -163,6 +241,96 @@ struct perf_record_time_conv {
 	u8 cap_user_time_zero;
 	u8 cap_user_time_short;
 	u8 reserved[6];
+};
+
+/* perf.data: the attr, CPU and thread of each counter id. */
+struct perf_record_id_index_entry {
+	u64 id;
+	u64 idx;		/* the attr's index */
+	u64 cpu;		/* (u64)-1: any */
+	u64 tid;		/* (u64)-1: any */
+};
+
+struct perf_record_id_index {
+	struct perf_counter_header header;
+	u64 nr;
+	struct perf_record_id_index_entry entries[];
+};
+
+/* perf.data: the threads perf stat counted. */
+struct perf_record_thread_map_entry {
+	u64 pid;
+	char comm[16];
+};
+
+struct perf_record_thread_map {
+	struct perf_counter_header header;
+	u64 nr;
+	struct perf_record_thread_map_entry entries[];
+};
+
+/* PERF_RECORD_CPU_MAP::type */
+enum perf_cpu_map_type {
+	PERF_CPU_MAP__CPUS	= 0,
+	PERF_CPU_MAP__MASK	= 1,
+	PERF_CPU_MAP__RANGE	= 2,
+};
+
+/*
+ * perf.data: the CPUs of a recording.  The bitmap of a MASK map is
+ * words of long_size bytes (4 or 8) that follow the 16-bit fields with
+ * no alignment, so it is described, and read, as bytes.
+ */
+struct perf_record_cpu_map {
+	struct perf_counter_header header;
+	u16 type;			/* enum perf_cpu_map_type */
+	union {
+		struct {		/* CPUS */
+			u16 nr;
+			u16 cpu[];
+		} cpus;
+		struct {		/* MASK, long_size 4 */
+			u16 nr;		/* words */
+			u16 long_size;
+			u8 bits[];
+		} mask32;
+		struct {		/* MASK, long_size 8 */
+			u16 nr;
+			u16 long_size;
+			u16 pad[2];	/* a u32, unaligned */
+			u8 bits[];
+		} mask64;
+		struct {		/* RANGE */
+			u8 any_cpu;	/* the map holds -1 too */
+			u8 pad;
+			u16 start_cpu;
+			u16 end_cpu;
+		} range;
+	};
+};
+
+/* PERF_RECORD_EVENT_UPDATE::type */
+enum perf_event_update_type {
+	PERF_EVENT_UPDATE__UNIT		= 0,
+	PERF_EVENT_UPDATE__SCALE	= 1,
+	PERF_EVENT_UPDATE__NAME		= 2,
+	PERF_EVENT_UPDATE__CPUS		= 3,
+};
+
+/* perf.data: a property of a counter: its unit or name, a string. */
+struct perf_record_event_update {
+	struct perf_counter_header header;
+	u64 type;		/* enum perf_event_update_type */
+	u64 id;			/* the counter's id */
+	char str[];
+};
+
+/* The same record with a PERF_EVENT_UPDATE__SCALE: a double. */
+struct perf_record_event_update_scale {
+	struct perf_counter_header header;
+	u64 type;
+	u64 id;
+	double scale;
 };
 
 union perf_event {
