@@ -750,22 +750,25 @@ static void process_feature_record(struct perf_session *s, const u8 *rec,
 		name_attrs(s);
 }
 
-/* PERF_RECORD_EVENT_UPDATE of type NAME: u64 type, u64 id, name. */
+/* PERF_RECORD_EVENT_UPDATE of type NAME: the event's name. */
 static void process_event_update(struct perf_session *s, const u8 *rec)
 {
 	const struct perf_counter_header h = session_rec_header(rec);
+	const size_t name_off = offsetof(struct perf_record_event_update, str);
 	struct perf_session_attr *a;
 	u64 type, id;
 	char *name;
 
-	if (h.size <= 24)
+	if (h.size <= name_off)
 		return;
-	memcpy(&type, rec + 8, sizeof(type));
-	memcpy(&id, rec + 16, sizeof(id));
+	memcpy(&type, rec + offsetof(struct perf_record_event_update, type),
+	       sizeof(type));
+	memcpy(&id, rec + offsetof(struct perf_record_event_update, id),
+	       sizeof(id));
 	a = perf_session__find_attr(s, id);
-	if (type != 2 || !a)
+	if (type != PERF_EVENT_UPDATE__NAME || !a)
 		return;
-	name = strndup((const char *)rec + 24, h.size - 24);
+	name = strndup((const char *)rec + name_off, h.size - name_off);
 	attr_own_name(s, a, name);
 }
 
