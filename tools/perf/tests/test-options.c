@@ -8,6 +8,29 @@
 #include "../util/parse-options.h"
 #include "../util/report.h"
 
+/* With PARSE_OPT_NO_EXIT a usage error returns -1 and the test goes on. */
+static int check_no_exit(struct test_ctx *ctx, const struct option *opts,
+			 const char * const *usage)
+{
+	const char *unknown[] = { "--nosuch", NULL };
+	const char *no_value[] = { "-r", NULL };
+	const char *bad_value[] = { "--repeat=x", NULL };
+	const char *help[] = { "-a", "-h", NULL };
+	const char *good[] = { "-a", "cmd", NULL };
+
+	TEST_ASSERT(ctx, parse_options(1, unknown, opts, usage,
+				       PARSE_OPT_NO_EXIT) == -1, "--nosuch");
+	TEST_ASSERT(ctx, parse_options(1, no_value, opts, usage,
+				       PARSE_OPT_NO_EXIT) == -1, "-r alone");
+	TEST_ASSERT(ctx, parse_options(1, bad_value, opts, usage,
+				       PARSE_OPT_NO_EXIT) == -1, "--repeat=x");
+	TEST_ASSERT(ctx, parse_options(2, help, opts, usage,
+				       PARSE_OPT_NO_EXIT) == -1, "-h");
+	TEST_ASSERT(ctx, parse_options(2, good, opts, usage,
+				       PARSE_OPT_NO_EXIT) == 1, "-a cmd");
+	return TEST_OK;
+}
+
 int test__options(struct test_ctx *ctx)
 {
 	bool all = false, aggr = false;
@@ -47,7 +70,7 @@ int test__options(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !all && repeat == 4, "--no- and prefix");
 	TEST_ASSERT(ctx, children == 0, "--no-ch gave %d", children);
 	TEST_ASSERT(ctx, n == 1 && !strcmp(argv2[0], "-a"), "after --");
-	return TEST_OK;
+	return check_no_exit(ctx, opts, usage);
 }
 
 /*

@@ -284,7 +284,8 @@ static int parse_short(const struct option *opts, int argc, const char **argv)
 
 /*
  * Parse options, leaving the non-option arguments at the front of argv.
- * Returns their number; on an error prints usage and exits 129.
+ * Returns their number; on an error prints usage and exits 129 (or,
+ * with PARSE_OPT_NO_EXIT, returns -1).
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char * const usage[], int flags)
@@ -298,6 +299,9 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			i++;
 			break;
 		}
+		if ((flags & PARSE_OPT_NO_EXIT) &&
+		    (!strcmp(arg, "-h") || !strcmp(arg, "--help")))
+			return -1;
 		if (!strcmp(arg, "--help") && manual_text) {
 			fputs(manual_text, stdout);
 			exit(0);
@@ -314,6 +318,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			used = parse_long(opts, argc - i, argv + i);
 		else
 			used = parse_short(opts, argc - i, argv + i);
+		if (used < 0 && (flags & PARSE_OPT_NO_EXIT))
+			return -1;
 		if (used == ERROR_SAID)
 			exit(PARSE_OPT_USAGE_EXIT);
 		if (used < 0)

@@ -74,6 +74,12 @@ struct option {
 
 /* Stop at the first argument that is not an option (the workload). */
 #define PARSE_OPT_STOP_AT_NON_OPTION	(1 << 0)
+/*
+ * Return -1 on a usage error, -h or --help, printing nothing more than
+ * a callback did, instead of exiting: for callers that must go on (the
+ * options fuzz target).
+ */
+#define PARSE_OPT_NO_EXIT		(1 << 1)
 
 /*
  * What a callback returns when it has printed why a value is refused
