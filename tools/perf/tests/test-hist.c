@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests.h"
+#include "../util/arena.h"
 #include "../util/hist.h"
 
 static int dso_main, dso_lib;
@@ -168,6 +169,9 @@ int test__hists(struct test_ctx *ctx)
 	struct hists h;
 	char *out;
 
+	/* A structure whose arena could not be made allocates nothing. */
+	TEST_ASSERT(ctx, !arena__alloc(NULL, 8) && !arena__strdup(NULL, "x"),
+		    "allocated from no arena");
 	sort_keys__parse("comm,dso,sym", &cfg);
 	TEST_ASSERT(ctx, cfg.nr_keys == 3, "sort keys");
 	TEST_ASSERT(ctx, sort_keys__parse("comm,bogus", &cfg) != 0,

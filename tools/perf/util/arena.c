@@ -44,9 +44,13 @@ void arena__delete(struct arena *a)
 
 void *arena__alloc(struct arena *a, size_t size)
 {
-	struct arena_chunk *c = a->head;
+	struct arena_chunk *c;
 	void *p;
 
+	/* No arena (it could not be made): no memory, as for its chunks. */
+	if (!a)
+		return NULL;
+	c = a->head;
 	size = (size + 15) & ~(size_t)15;
 	if (!c || c->size - c->used < size) {
 		size_t n = size > a->chunk_size ? size : a->chunk_size;

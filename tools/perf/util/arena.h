@@ -12,7 +12,7 @@ struct arena;
 
 struct arena *arena__new(size_t chunk_size);
 void arena__delete(struct arena *arena);
-void *arena__alloc(struct arena *arena, size_t size);	/* zeroed */
+void *arena__alloc(struct arena *arena, size_t size);	/* zeroed; NULL arena: NULL */
 char *arena__strdup(struct arena *arena, const char *s);
 size_t arena__bytes(const struct arena *arena);
 
