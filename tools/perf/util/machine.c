@@ -870,11 +870,45 @@ static int context_cpumode(u64 marker)
 	}
 }
 
+#define FRAME_CACHE_SLOTS 4096	/* a power of two */
+
+/* The generation of the maps a frame in @mode is looked up in; 0: none. */
+static u32 frame_maps_gen(struct machine *m, struct thread *t, int mode)
+{
+	switch (mode) {
+	case PERF_RECORD_MISC_KERNEL:
+		/* Loading the kernel adds its maps: key by what follows. */
+		if (!m->kernel_loaded)
+			machine__load_kernel(m);
+		return m->kmaps.gen;
+	case PERF_RECORD_MISC_USER:
+		return t && t->maps ? t->maps->gen : 0;
+	default:
+		return 0;
+	}
+}
+
+static struct frame_cache_slot *frame_cache_slot(struct machine *m, u64 ip,
+						 u32 gen)
+{
+	u64 h = (ip ^ ((u64)gen << 32)) * 0x9e3779b97f4a7c15ULL;
+
+	if (!m->frame_cache) {
+		m->frame_cache = calloc(FRAME_CACHE_SLOTS,
+					sizeof(*m->frame_cache));
+		if (!m->frame_cache)
+			return NULL;
+	}
+	return &m->frame_cache[h >> 52 & (FRAME_CACHE_SLOTS - 1)];
+}
+
 int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 				  u8 *cpumode, u64 ip, struct addr_location *al)
 {
+	struct frame_cache_slot *slot = NULL;
 	struct map *map;
 	int mode;
+	u32 gen;
 
 	if (ip >= PERF_CONTEXT_MAX) {
 		mode = context_cpumode(ip);
@@ -886,6 +920,14 @@ int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 	mode = *cpumode;
 	if (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN)
 		mode = machine__addr_cpumode(m, PERF_RECORD_MISC_USER, ip);
+	gen = frame_maps_gen(m, thread, mode);
+	if (gen)
+		slot = frame_cache_slot(m, ip, gen);
+	if (slot && slot->gen == gen && slot->ip == ip) {
+		*al = slot->al;
+		al->thread = thread;
+		return 0;
+	}
 	/*
 	 * Unlike a sample's address, a frame is looked up in its context's
 	 * maps only: user stacks walked through frame pointers hold stray
@@ -897,6 +939,11 @@ int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 	map = machine__find_map(m, thread, mode, ip, al);
 	if (map)
 		al__set_map(al, map);
+	if (slot) {
+		slot->ip = ip;
+		slot->gen = gen;
+		slot->al = *al;
+	}
 	return 0;
 }
 
@@ -921,6 +968,7 @@ void machine__exit(struct machine *m)
 	for (maps = m->all_maps; maps; maps = maps->next)
 		free(maps->entries);
 	free(m->kmaps.entries);
+	free(m->frame_cache);
 	free(m->threads.slots);
 	free(m->comms.slots);
 	arena__delete(m->arena);

@@ -95,8 +95,22 @@ struct comm_table {
 	u32 nr;
 };
 
+/*
+ * A call-chain frame already resolved: call chains repeat the same
+ * return addresses sample after sample.  Keyed by the address and the
+ * generation of the maps it was found in, which is unique across
+ * address spaces and changes with every map added, so a slot is never
+ * stale.
+ */
+struct frame_cache_slot {
+	u64 ip;
+	u32 gen;		/* 0: empty */
+	struct addr_location al;
+};
+
 struct machine {
 	struct arena *arena;
+	struct frame_cache_slot *frame_cache;	/* FRAME_CACHE_SLOTS, lazily */
 	struct thread_table threads;
 	struct comm_table comms;
 	struct maps *all_maps;
