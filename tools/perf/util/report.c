@@ -287,6 +287,17 @@ static void chain_levels(struct report *r, int n, char level)
 	}
 }
 
+static const char *report__intern_comm(struct report *r, struct hists *h,
+				       const char *comm)
+{
+	if (comm != r->last_comm || h != r->last_comm_hists) {
+		r->last_comm_interned = hists__intern(h, comm);
+		r->last_comm = r->last_comm_interned ? comm : NULL;
+		r->last_comm_hists = h;
+	}
+	return r->last_comm_interned;
+}
+
 static int report_sample(struct report *r, const struct perf_sample *s,
 			 struct perf_session_attr *attr)
 {
@@ -300,7 +311,7 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 		return 0;
 	machine__resolve(&r->machine, s->pid, s->tid, s->cpumode, s->ip, &al);
 	t = al.thread;
-	hs.comm = hists__intern(h, t ? t->comm : ":-1");
+	hs.comm = report__intern_comm(r, h, t ? t->comm : ":-1");
 	hs.filtered = sample_hidden(r, s, hs.comm, dso_name(&al));
 	hs.thread_comm = t ? &t->comm : NULL;
 	hs.first_comm = t && !t->comm_set ? &t->first_comm : NULL;
@@ -418,6 +429,8 @@ int report__begin(struct report *r, struct perf_session *s)
 			     "perf report"))
 		return -EINVAL;
 	r->nr_hists = s->nr_attrs;
+	r->last_comm = NULL;	/* of an earlier machine, or hists */
+	r->last_comm_hists = NULL;
 	r->hists = calloc(s->nr_attrs ? s->nr_attrs : 1, sizeof(*r->hists));
 	if (!r->hists)
 		return -ENOMEM;

@@ -62,6 +62,13 @@ struct report {
 	struct progress progress;
 	struct hist_frame *chain;	/* scratch, reused per sample */
 	int chain_alloc;
+	/*
+	 * The last comm interned: the machine's comm strings never change,
+	 * so the same pointer in the same hists is the same name.
+	 */
+	const char *last_comm;
+	const struct hists *last_comm_hists;
+	const char *last_comm_interned;
 };
 
 int report__parse_time(const char *str, struct report_filter *f);
