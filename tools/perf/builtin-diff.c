@@ -62,6 +62,7 @@ int cmd_diff(int argc, const char **argv)
 	const char *sort = "dso,sym", *compute = "delta-abs";
 	const char *percentage = NULL, *paths[2];
 	bool quiet = false, force = false;
+	struct option symbol_opts[SYMBOL_PATHS_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_STRING('c', "compute", &compute, "delta-abs",
 			   "what to compute (delta-abs, delta)"),
@@ -77,7 +78,7 @@ int cmd_diff(int argc, const char **argv)
 			   "only these thread ids"),
 		OPT_STRING(0, "percentage", &percentage, "relative|absolute",
 			   "with filters: shares of what is shown, or of all"),
-		OPT_SYMBOL_PATHS(),
+		OPT_TABLE(symbol_opts),
 		OPT_BOOLEAN('q', "quiet", &quiet, "no warnings"),
 		OPT_BOOLEAN('f', "force", &force,
 			    "accepted for Linux perf's scripts"),
@@ -85,6 +86,7 @@ int cmd_diff(int argc, const char **argv)
 	};
 	int err = 0, i;
 
+	symbol_conf__options(symbol_opts);
 	argc = parse_options(argc - 1, argv + 1, options, diff_usage, 0);
 	if (argc > 2)
 		usage_with_options_msg(diff_usage, options,

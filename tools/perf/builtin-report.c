@@ -146,6 +146,9 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report_cmd cmd = { .input = "perf.data", .children = TRISTATE_UNSET };
 	struct report_filter *f = &cmd.r.filter;
+	struct option frames_opts[CALLCHAIN_FRAMES_OPTIONS_SIZE];
+	struct option filter_opts[REPORT_FILTER_OPTIONS_SIZE];
+	struct option symbol_opts[SYMBOL_PATHS_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "input file name ('-' for standard input)"),
@@ -170,7 +173,7 @@ int cmd_report(int argc, const char **argv)
 		  .optional_arg = true, .optional_next = true },
 		OPT_BOOLEAN('G', "inverted", &cmd.inverted,
 			    "caller-based call graph"),
-		OPT_CALLCHAIN_FRAMES(&cmd.frames, "call chains"),
+		OPT_TABLE(frames_opts),
 		OPT_INTEGER(0, "max-stack", &cmd.r.max_stack, "n",
 			    "use at most n frames of each call chain"),
 		OPT_STRING(0, "percent-limit", &cmd.percent_limit, "percent",
@@ -179,7 +182,7 @@ int cmd_report(int argc, const char **argv)
 			   "with filters: percentages of what is shown, or of all"),
 		OPT_STRING(0, "time", &cmd.time, "start,stop",
 			   "only samples in this time window (seconds)"),
-		OPT_REPORT_FILTERS(f),
+		OPT_TABLE(filter_opts),
 		OPT_BOOLEAN(0, "header", &cmd.header,
 			    "show the file header, then the report"),
 		OPT_BOOLEAN(0, "header-only", &cmd.header_only,
@@ -189,13 +192,16 @@ int cmd_report(int argc, const char **argv)
 		  .callback = tod_option, .optional_arg = true },
 		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
 			    "dump every record with its offset and fields"),
-		OPT_SYMBOL_PATHS(),
+		OPT_TABLE(symbol_opts),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()
 	};
 	struct perf_session s;
 	int err;
 
+	callchain_frames__options(&cmd.frames, frames_opts);
+	report_filter__options(f, filter_opts);
+	symbol_conf__options(symbol_opts);
 	argc = parse_options(argc - 1, argv + 1, options, report_usage, 0);
 	if (argc)
 		usage_with_options_msg(report_usage, options,

@@ -185,15 +185,17 @@ static int sched_timehist(int argc, const char **argv, void *ctx)
 		.th.opts = { .callchain = true, .max_stack = 5 },
 	};
 	struct sched_opts *o = &cmd.th.opts;
+	struct option symbol_opts[SYMBOL_PATHS_OPTIONS_SIZE];
+	struct option frames_opts[CALLCHAIN_FRAMES_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "input file name ('-' for standard input)"),
-		OPT_SYMBOL_PATHS(),
+		OPT_TABLE(symbol_opts),
 		OPT_BOOLEAN('g', "call-graph", &o->callchain,
 			    "show where tasks were switched out (default on)"),
 		OPT_UINTEGER(0, "max-stack", &o->max_stack, "n",
 			     "frames of each stack to resolve (default 5)"),
-		OPT_CALLCHAIN_FRAMES(&cmd.frames, "the stacks"),
+		OPT_TABLE(frames_opts),
 		OPT_BOOLEAN('s', "summary", &o->summary_only,
 			    "show only the summary"),
 		OPT_BOOLEAN('S', "with-summary", &o->summary,
@@ -222,6 +224,8 @@ static int sched_timehist(int argc, const char **argv, void *ctx)
 		OPT_END()
 	};
 
+	symbol_conf__options(symbol_opts);
+	callchain_frames__options(&cmd.frames, frames_opts);
 	argc = parse_options(argc - 1, argv + 1, options, timehist_usage, 0);
 	if (argc)
 		usage_with_options_msg(timehist_usage, options,

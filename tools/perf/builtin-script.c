@@ -117,6 +117,9 @@ int cmd_script(int argc, const char **argv)
 	struct script_cmd cmd = { 0 };
 	struct script_opts *o = &cmd.sc.opts;
 	struct report_filter *f = &o->filter;
+	struct option filter_opts[REPORT_FILTER_OPTIONS_SIZE];
+	struct option frames_opts[CALLCHAIN_FRAMES_OPTIONS_SIZE];
+	struct option symbol_opts[SYMBOL_PATHS_OPTIONS_SIZE];
 	const struct option options[] = {
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "input file name ('-' for standard input)"),
@@ -128,14 +131,14 @@ int cmd_script(int argc, const char **argv)
 		  .callback = tod_option, .optional_arg = true },
 		OPT_STRING(0, "time", &cmd.time, "start,stop",
 			   "only samples in this time window (seconds)"),
-		OPT_REPORT_FILTERS(f),
+		OPT_TABLE(filter_opts),
 		OPT_STRING('C', "cpu", &o->cpus, "cpu",
 			   "only these CPUs (e.g. 0,2-3)"),
 		OPT_STRING('S', "symbols", &o->symbols, "symbol[,symbol...]",
 			   "only samples in these functions (names or 0x start addresses)"),
 		OPT_BOOLEAN('G', "hide-call-graph", &o->hide_callchain,
 			    "do not show call chains"),
-		OPT_CALLCHAIN_FRAMES(&cmd.frames, "call chains"),
+		OPT_TABLE(frames_opts),
 		OPT_INTEGER(0, "max-stack", &o->max_stack, "n",
 			    "show at most n frames of each call chain (default 127)"),
 		OPT_BOOLEAN(0, "show-task-events", &o->show_task,
@@ -146,12 +149,15 @@ int cmd_script(int argc, const char **argv)
 			    "show LOST records"),
 		OPT_BOOLEAN('D', "dump-raw-trace", &cmd.dump_raw,
 			    "dump every record with its offset and fields"),
-		OPT_SYMBOL_PATHS(),
+		OPT_TABLE(symbol_opts),
 		OPT_INCR('v', "verbose", &cmd.verbose, "say more"),
 		OPT_END()
 	};
 
 	script__init_opts(o);
+	report_filter__options(f, filter_opts);
+	callchain_frames__options(&cmd.frames, frames_opts);
+	symbol_conf__options(symbol_opts);
 	argc = parse_options(argc - 1, argv + 1, options, script_usage, 0);
 	if (argc)
 		usage_with_options_msg(script_usage, options,

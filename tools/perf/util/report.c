@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "parse-options.h"
 #include "report.h"
 
 #define REPORT_DEFAULT_MAX_STACK 127
@@ -176,6 +177,44 @@ static int callchain_frames__parse(const char *str, enum callchain_frames *frame
 	else
 		return -EINVAL;
 	return 0;
+}
+
+void callchain_frames__options(struct callchain_frames_opts *o,
+			       struct option opts[CALLCHAIN_FRAMES_OPTIONS_SIZE])
+{
+	const struct option t[CALLCHAIN_FRAMES_OPTIONS_SIZE] = {
+		OPT_STRING(0, "call-graph-frames", &o->str, "all|user|kernel",
+			   "keep only user or kernel frames of call chains"),
+		OPT_BOOLEAN(0, "user-callchain", &o->user,
+			    "same as --call-graph-frames=user"),
+		OPT_BOOLEAN(0, "kernel-callchain", &o->kernel,
+			    "same as --call-graph-frames=kernel"),
+		OPT_END()
+	};
+
+	memcpy(opts, t, sizeof(t));
+}
+
+void report_filter__options(struct report_filter *f,
+			    struct option opts[REPORT_FILTER_OPTIONS_SIZE])
+{
+	const struct option t[REPORT_FILTER_OPTIONS_SIZE] = {
+		OPT_STRING(0, "pid", &f->pids, "pid[,pid...]",
+			   "only these process ids"),
+		OPT_STRING(0, "tid", &f->tids, "tid[,tid...]",
+			   "only these thread ids"),
+		OPT_STRING(0, "comm", &f->comms, "comm[,comm...]",
+			   "only these command names"),
+		OPT_STRING('c', "comms", &f->comms, "comm[,comm...]",
+			   "same as --comm (Linux perf's spelling)"),
+		OPT_STRING(0, "dso", &f->dsos, "dso[,dso...]",
+			   "only samples in these objects"),
+		OPT_STRING('d', "dsos", &f->dsos, "dso[,dso...]",
+			   "same as --dso (Linux perf's spelling)"),
+		OPT_END()
+	};
+
+	memcpy(opts, t, sizeof(t));
 }
 
 const char *callchain_frames__from_options(const struct callchain_frames_opts *o,

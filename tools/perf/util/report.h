@@ -6,6 +6,7 @@
 #include "data.h"
 #include "hist.h"
 #include "machine.h"
+#include "parse-options.h"
 #include "sort-keys.h"
 #include "../ui/progress.h"
 
@@ -25,20 +26,13 @@ struct report_filter {
 	const char *dsos;
 };
 
-/* The task and object filters, for the option table of report and script. */
-#define OPT_REPORT_FILTERS(f)						\
-	OPT_STRING(0, "pid", &(f)->pids, "pid[,pid...]",		\
-		   "only these process ids"),				\
-	OPT_STRING(0, "tid", &(f)->tids, "tid[,tid...]",		\
-		   "only these thread ids"),				\
-	OPT_STRING(0, "comm", &(f)->comms, "comm[,comm...]",		\
-		   "only these command names"),			\
-	OPT_STRING('c', "comms", &(f)->comms, "comm[,comm...]",	\
-		   "same as --comm (Linux perf's spelling)"),		\
-	OPT_STRING(0, "dso", &(f)->dsos, "dso[,dso...]",		\
-		   "only samples in these objects"),			\
-	OPT_STRING('d', "dsos", &(f)->dsos, "dso[,dso...]",		\
-		   "same as --dso (Linux perf's spelling)")
+/*
+ * The task and object filters of report and script (--pid, --tid,
+ * --comm/-c, --dso/-d), as a table to splice in with OPT_TABLE.
+ */
+#define REPORT_FILTER_OPTIONS_SIZE 7
+void report_filter__options(struct report_filter *f,
+			    struct option opts[REPORT_FILTER_OPTIONS_SIZE]);
 
 struct report {
 	struct hists_config cfg;
@@ -97,14 +91,13 @@ struct callchain_frames_opts {
 	bool kernel;		/* --kernel-callchain */
 };
 
-/* The three options, for the option table of a command that has them. */
-#define OPT_CALLCHAIN_FRAMES(o, what)					\
-	OPT_STRING(0, "call-graph-frames", &(o)->str, "all|user|kernel",	\
-		   "keep only user or kernel frames of " what),		\
-	OPT_BOOLEAN(0, "user-callchain", &(o)->user,			\
-		    "same as --call-graph-frames=user"),		\
-	OPT_BOOLEAN(0, "kernel-callchain", &(o)->kernel,		\
-		    "same as --call-graph-frames=kernel")
+/*
+ * --call-graph-frames and its two short forms, as a table to splice in
+ * with OPT_TABLE.
+ */
+#define CALLCHAIN_FRAMES_OPTIONS_SIZE 4
+void callchain_frames__options(struct callchain_frames_opts *o,
+			       struct option opts[CALLCHAIN_FRAMES_OPTIONS_SIZE]);
 
 /* NULL and *@frames set, or what is wrong with the options. */
 const char *callchain_frames__from_options(const struct callchain_frames_opts *o,

@@ -25,9 +25,23 @@
 #include "array.h"
 #include "buildid-cache.h"
 #include "demangle.h"
+#include "parse-options.h"
 #include "symbol.h"
 
 struct symbol_conf symbol_conf;
+
+void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE])
+{
+	const struct option t[SYMBOL_PATHS_OPTIONS_SIZE] = {
+		OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",
+			   "kernel symbols from this file"),
+		OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",
+			   "look for binaries and debug files under this directory"),
+		OPT_END()
+	};
+
+	memcpy(opts, t, sizeof(t));
+}
 
 #define NAMES_CHUNK	(64 << 10)
 #define POOL_BLOCK	(16 << 10)

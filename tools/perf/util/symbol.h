@@ -3,6 +3,7 @@
 #define __PERF_UTIL_SYMBOL_H
 
 #include <perf/types.h>
+#include "parse-options.h"
 
 /*
  * Function symbols of one object, sorted by address and searched by
@@ -35,12 +36,12 @@ struct symbol_conf {
 
 extern struct symbol_conf symbol_conf;
 
-/* --kallsyms and --symfs, for the option table of a command that reads symbols. */
-#define OPT_SYMBOL_PATHS()						\
-	OPT_STRING(0, "kallsyms", &symbol_conf.kallsyms, "file",	\
-		   "kernel symbols from this file"),			\
-	OPT_STRING(0, "symfs", &symbol_conf.symfs, "dir",		\
-		   "look for binaries and debug files under this directory")
+/*
+ * --kallsyms and --symfs of the commands that read symbols, as a table
+ * to splice in with OPT_TABLE.
+ */
+#define SYMBOL_PATHS_OPTIONS_SIZE 3
+void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE]);
 
 #define BUILD_ID_MAX 20
 

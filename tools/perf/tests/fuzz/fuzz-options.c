@@ -106,6 +106,9 @@ static void parse_command_line(char *s, bool stop_at_non_option)
 	int integer = 0, incr = 0, tristate = TRISTATE_UNSET;
 	unsigned int uinteger = 0;
 	bool boolean = false;
+	struct option filter_opts[REPORT_FILTER_OPTIONS_SIZE];
+	struct option frames_opts[CALLCHAIN_FRAMES_OPTIONS_SIZE];
+	struct option symbol_opts[SYMBOL_PATHS_OPTIONS_SIZE];
 	const struct option opts[] = {
 		OPT_TABLE(target_opts),
 		OPT_BOOLEAN('b', "boolean", &boolean, "a flag"),
@@ -117,14 +120,17 @@ static void parse_command_line(char *s, bool stop_at_non_option)
 		OPT_CALLBACK('g', "call-graph", &cb, "mode", "a callback",
 			     keep_value),
 		OPT_GROUP("shared"),
-		OPT_REPORT_FILTERS(&filter),
-		OPT_CALLCHAIN_FRAMES(&frames, "chains"),
-		OPT_SYMBOL_PATHS(),
+		OPT_TABLE(filter_opts),
+		OPT_TABLE(frames_opts),
+		OPT_TABLE(symbol_opts),
 		OPT_END()
 	};
 	int argc = split_lines(s, argv);
 
 	target__options(&target, target_opts);
+	report_filter__options(&filter, filter_opts);
+	callchain_frames__options(&frames, frames_opts);
+	symbol_conf__options(symbol_opts);
 	parse_options(argc, argv, opts, usage,
 		      PARSE_OPT_NO_EXIT |
 		      (stop_at_non_option ? PARSE_OPT_STOP_AT_NON_OPTION : 0));
