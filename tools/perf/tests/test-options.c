@@ -8,26 +8,28 @@
 #include "../util/parse-options.h"
 #include "../util/report.h"
 
+/* parse_options() with PARSE_OPT_NO_EXIT on one or two arguments. */
+static int parse_no_exit(const struct option *opts, const char * const *usage,
+			 const char *a, const char *b)
+{
+	const char *argv[3] = { a, b, NULL };
+
+	return parse_options(b ? 2 : 1, argv, opts, usage, PARSE_OPT_NO_EXIT);
+}
+
 /* With PARSE_OPT_NO_EXIT a usage error returns -1 and the test goes on. */
 static int check_no_exit(struct test_ctx *ctx, const struct option *opts,
 			 const char * const *usage)
 {
-	const char *unknown[] = { "--nosuch", NULL };
-	const char *no_value[] = { "-r", NULL };
-	const char *bad_value[] = { "--repeat=x", NULL };
-	const char *help[] = { "-a", "-h", NULL };
-	const char *good[] = { "-a", "cmd", NULL };
-
-	TEST_ASSERT(ctx, parse_options(1, unknown, opts, usage,
-				       PARSE_OPT_NO_EXIT) == -1, "--nosuch");
-	TEST_ASSERT(ctx, parse_options(1, no_value, opts, usage,
-				       PARSE_OPT_NO_EXIT) == -1, "-r alone");
-	TEST_ASSERT(ctx, parse_options(1, bad_value, opts, usage,
-				       PARSE_OPT_NO_EXIT) == -1, "--repeat=x");
-	TEST_ASSERT(ctx, parse_options(2, help, opts, usage,
-				       PARSE_OPT_NO_EXIT) == -1, "-h");
-	TEST_ASSERT(ctx, parse_options(2, good, opts, usage,
-				       PARSE_OPT_NO_EXIT) == 1, "-a cmd");
+	TEST_ASSERT(ctx, parse_no_exit(opts, usage, "--nosuch", NULL) == -1,
+		    "--nosuch");
+	TEST_ASSERT(ctx, parse_no_exit(opts, usage, "-r", NULL) == -1,
+		    "-r alone");
+	TEST_ASSERT(ctx, parse_no_exit(opts, usage, "--repeat=x", NULL) == -1,
+		    "--repeat=x");
+	TEST_ASSERT(ctx, parse_no_exit(opts, usage, "-a", "-h") == -1, "-h");
+	TEST_ASSERT(ctx, parse_no_exit(opts, usage, "-a", "cmd") == 1,
+		    "-a cmd");
 	return TEST_OK;
 }
 
