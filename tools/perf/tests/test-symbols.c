@@ -837,12 +837,30 @@ static int machine_fork_checks(struct test_ctx *ctx, struct machine *m)
 	return TEST_OK;
 }
 
+/* The frame at @ip of a call chain of thread 100, in user mode. */
+static const char *frame_dso(struct machine *m, u64 ip)
+{
+	struct thread *t = machine__find_thread(m, 100);
+	u8 cpumode = PERF_RECORD_MISC_USER;
+	struct addr_location al;
+
+	if (machine__resolve_callchain_ip(m, t, &cpumode, ip, &al) || !al.dso)
+		return "";
+	return al.dso->long_name;
+}
+
 static int machine_mmap_checks(struct test_ctx *ctx, struct machine *m)
 {
 	struct addr_location al;
 
+	/* Resolved frames are cached, and a new map must not see the old. */
+	TEST_ASSERT(ctx, !strcmp(frame_dso(m, LIB + 0x4800), "/fake/lib/libx.so") &&
+		    !strcmp(frame_dso(m, LIB + 0x4800), "/fake/lib/libx.so"),
+		    "frame before the new map: %s", frame_dso(m, LIB + 0x4800));
 	/* Over the middle of libx: libx survives on both sides. */
 	mmap2(m, 100, 100, LIB + 0x4000, 0x2000, 0, X, "/fake/lib/over.so");
+	TEST_ASSERT(ctx, !strcmp(frame_dso(m, LIB + 0x4800), "/fake/lib/over.so"),
+		    "frame after the new map: %s", frame_dso(m, LIB + 0x4800));
 	if (expect_map(ctx, m, 100, 100, LIB + 0x1000, "/fake/lib/libx.so", 0x2000) ||
 	    expect_map(ctx, m, 100, 100, LIB + 0x4800, "/fake/lib/over.so", 0x800) ||
 	    expect_map(ctx, m, 100, 100, LIB + 0x8000, "/fake/lib/libx.so", 0x9000))
