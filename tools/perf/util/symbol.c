@@ -1046,17 +1046,23 @@ struct kallsyms_state {
 	u64 last_data;		/* the kernel's highest data symbol */
 };
 
+/* Is module name @m the @len bytes at @name? */
+static bool module_is(const char *m, const char *name, size_t len)
+{
+	return strnlen(m, len + 1) == len && !memcmp(m, name, len);
+}
+
 static int kallsyms__module(struct kallsyms_state *ks, const char *name,
 			    size_t len)
 {
 	char **v;
 	u32 i;
 
-	if (ks->last_module && !strncmp(ks->modules[ks->last_module - 1], name, len) &&
-	    !ks->modules[ks->last_module - 1][len])
+	if (ks->last_module &&
+	    module_is(ks->modules[ks->last_module - 1], name, len))
 		return ks->last_module;
 	for (i = 0; i < ks->nr_modules; i++)
-		if (!strncmp(ks->modules[i], name, len) && !ks->modules[i][len])
+		if (module_is(ks->modules[i], name, len))
 			return ks->last_module = i + 1;
 	if (ks->nr_modules >= 0xfffe)
 		return -E2BIG;
@@ -1093,7 +1099,12 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 	if (!len)
 		return 0;
 	if (mod[0] == '\t' && mod[1] == '[') {
-		module = kallsyms__module(ks, mod + 1, strcspn(mod + 1, "]\n") + 1);
+		size_t mlen = strcspn(mod + 1, "]\n");
+
+		/* "[name]", or a damaged line (a NUL byte) of no module. */
+		if (mod[1 + mlen] != ']')
+			return 0;
+		module = kallsyms__module(ks, mod + 1, mlen + 1);
 		if (module < 0)
 			return module;
 	}
