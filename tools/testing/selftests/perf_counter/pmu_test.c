@@ -363,28 +363,16 @@ static void check_cycles_record(const struct perf_counter_header *h,
 	sample_bad(c, h, "unexpected record type");
 }
 
-/* Read every record published; stop at one that breaks the ring. */
-static void drain_cycles(struct ring *r, struct sample_check *c)
+/* Each record published, through ring_walk(). */
+static void check_cycles_walk(const struct perf_counter_header *h,
+			      bool broken, void *arg)
 {
-	__u64 head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
-	__u64 tail = r->page->data_tail;
-	union {
-		struct perf_counter_header h;
-		char bytes[65536];
-	} rec;
+	struct sample_check *c = arg;
 
-	while (tail < head) {
-		ring_copy(r, tail, &rec.h, sizeof(rec.h));
-		if (rec.h.size < sizeof(rec.h) || rec.h.size % 8 ||
-		    tail + rec.h.size > head) {
-			sample_bad(c, &rec.h, "header breaks the ring");
-			break;
-		}
-		ring_copy(r, tail, rec.bytes, rec.h.size);
-		check_cycles_record(&rec.h, c);
-		tail += rec.h.size;
-	}
-	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+	if (broken)
+		sample_bad(c, h, "header breaks the ring");
+	else
+		check_cycles_record(h, c);
 }
 
 #define SAMPLE_PAGES	16
@@ -425,7 +413,7 @@ TEST_F(pmu, cycles_samples_match_the_count)
 		TH_LOG("mmap: %s", strerror(errno));
 	ASSERT_TRUE(run_child(&self->child, self->go));
 	count = counter_value(fd);
-	drain_cycles(&r, &c);
+	ring_walk(&r, check_cycles_walk, &c);
 
 	expected = (double)count / c.period;
 	TH_LOG("%llu cycles: %llu samples of %llu (%.1f expected), %llu lost, %llu throttled",

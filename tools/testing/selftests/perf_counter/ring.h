@@ -57,4 +57,40 @@ static inline void ring_copy(struct ring *r, __u64 pos, void *dst, size_t len)
 	memcpy((char *)dst + first, r->data, len - first);
 }
 
+/* A record's size is 16 bits: no record is larger. */
+#define RING_RECORD_MAX 65536
+
+typedef void (*ring_record_fn)(const struct perf_counter_header *h,
+			       bool broken, void *arg);
+
+/*
+ * Consume the records published in @r, in order, each copied out whole
+ * for @fn.  A header no record can have (shorter than a header, not a
+ * multiple of 8, or reaching past data_head) ends the walk: @fn sees it
+ * with @broken set, and all that is published is consumed.
+ */
+static inline void ring_walk(struct ring *r, ring_record_fn fn, void *arg)
+{
+	__u64 head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = r->page->data_tail;
+	union {
+		struct perf_counter_header h;
+		char bytes[RING_RECORD_MAX];
+	} rec;
+
+	while (tail < head) {
+		ring_copy(r, tail, &rec.h, sizeof(rec.h));
+		if (rec.h.size < sizeof(rec.h) || rec.h.size % 8 ||
+		    tail + rec.h.size > head) {
+			fn(&rec.h, true, arg);
+			tail = head;
+			break;
+		}
+		ring_copy(r, tail, rec.bytes, rec.h.size);
+		fn(&rec.h, false, arg);
+		tail += rec.h.size;
+	}
+	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
 #endif /* _PERF_COUNTER_SELFTEST_RING_H */

@@ -27,33 +27,35 @@ struct tally {
 	__u32	sample_size;	/* the size every sample must have */
 };
 
-/* Consume every published record; @fn sees each one. */
-static void ring_drain(struct ring *r, struct tally *t,
-		       void (*fn)(const struct perf_counter_header *h,
-				  struct tally *t, void *arg),
+typedef void (*tally_fn)(const struct perf_counter_header *h,
+			 struct tally *t, void *arg);
+
+struct tally_walk {
+	struct tally *t;
+	tally_fn fn;
+	void *arg;
+};
+
+static void tally_record(const struct perf_counter_header *h, bool broken,
+			 void *arg)
+{
+	struct tally_walk *w = arg;
+
+	if (broken) {
+		w->t->bad++;
+		return;
+	}
+	w->fn(h, w->t, w->arg);
+	w->t->bytes += h->size;
+}
+
+/* Consume every published record; @fn sees each one, @t counts them. */
+static void ring_drain(struct ring *r, struct tally *t, tally_fn fn,
 		       void *arg)
 {
-	__u64 head = __atomic_load_n(&r->page->data_head, __ATOMIC_ACQUIRE);
-	__u64 tail = r->page->data_tail;
-	union {
-		struct perf_counter_header h;
-		char bytes[65536];
-	} rec;
+	struct tally_walk w = { .t = t, .fn = fn, .arg = arg };
 
-	while (tail < head) {
-		ring_copy(r, tail, &rec.h, sizeof(rec.h));
-		if (rec.h.size < sizeof(rec.h) || rec.h.size % 8 ||
-		    tail + rec.h.size > head) {
-			t->bad++;
-			tail = head;
-			break;
-		}
-		ring_copy(r, tail, rec.bytes, rec.h.size);
-		fn(&rec.h, t, arg);
-		t->bytes += rec.h.size;
-		tail += rec.h.size;
-	}
-	__atomic_store_n(&r->page->data_tail, tail, __ATOMIC_RELEASE);
+	ring_walk(r, tally_record, &w);
 }
 
 /* Samples of the layout asked for, and LOST records: nothing else. */
