@@ -140,16 +140,6 @@ void perf_cpu_map__put(struct perf_cpu_map *map)
 	free(map);
 }
 
-int perf_cpu_map__idx(const struct perf_cpu_map *map, int cpu)
-{
-	int i;
-
-	for (i = 0; i < map->nr; i++)
-		if (map->cpu[i] == cpu)
-			return i;
-	return -1;
-}
-
 int perf_cpu_map__nr(const struct perf_cpu_map *map)
 {
 	return map->nr;

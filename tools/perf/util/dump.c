@@ -550,9 +550,9 @@ static void dump_cpu_map(FILE *fp, const union perf_event *ev)
 	fputc('\n', fp);
 }
 
-/* The words perf prints them with, misspelling included. */
 #define TIME_CONV_FIELD(ev, field) REC(ev, struct perf_record_time_conv, field)
 
+/* In the words Linux perf prints them with, its misspelling included. */
 static void dump_time_conv(FILE *fp, const union perf_event *ev)
 {
 	fprintf(fp, "\n... Time Shift      %llu\n",

@@ -15,7 +15,6 @@ struct perf_cpu_map *perf_cpu_map__new_online(void);
 struct perf_cpu_map *perf_cpu_map__parse(const char *list);
 struct perf_cpu_map *perf_cpu_map__new_any(void);
 void perf_cpu_map__put(struct perf_cpu_map *map);
-int perf_cpu_map__idx(const struct perf_cpu_map *map, int cpu);
 int perf_cpu_map__fprintf(const struct perf_cpu_map *map, FILE *out);
 int perf_cpu_map__nr(const struct perf_cpu_map *map);
 int perf_cpu_map__cpu(const struct perf_cpu_map *map, int idx);
