@@ -642,4 +642,243 @@ TEST_F_TIMEOUT(stress, teardown_races_writers_and_hotplug, 600)
 		EXPECT_LT(0, hotplugs);
 }
 
+#define MODEL_PATH	"/sys/kernel/debug/perf_counter_model"
+#define MAX_CPUS	4
+
+/*
+ * The PMU model's rate (events a microsecond) and the overflows the
+ * backend's NMI handler has taken since boot; false without the model.
+ */
+static bool model_overflows(__u64 *rate, __u64 *overflows)
+{
+	FILE *f = fopen(MODEL_PATH, "r");
+	unsigned long long v;
+	bool got_rate = false, got_overflows = false;
+	char line[128], *p;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		p = strstr(line, " rate=");
+		if (p && sscanf(p, " rate=%llu", &v) == 1) {
+			*rate = v;
+			got_rate = true;
+		}
+		if (sscanf(line, "overflows_handled %llu", &v) == 1) {
+			*overflows = v;
+			got_overflows = true;
+		}
+	}
+	fclose(f);
+	return got_rate && got_overflows;
+}
+
+/*
+ * A counter on all of @cpu sampling every @period events, whose read()
+ * gives its value and the samples it lost.  It starts disabled: until
+ * its buffer is mapped, an overflow has nowhere to write and is neither
+ * a sample nor lost.  -1 with ENODEV where the CPU is offline.
+ */
+static int open_cpu_counter(int cpu, __u32 type, __u64 config, __u64 period)
+{
+	struct perf_counter_attr attr;
+
+	counter_attr_init(&attr, type, config);
+	attr.sample_period = period;
+	attr.sample_type = SAMPLE_TYPE;
+	attr.sample_id_all = 1;
+	attr.read_format = PERF_FORMAT_LOST;
+	attr.wakeup_events = 16;
+	attr.disabled = 1;
+	return counter_open(&attr, -1, cpu, -1, 0);
+}
+
+/* Why the cycles accounting cannot run here, or NULL. */
+static const char *no_pmu_model(__u64 *rate, __u64 *overflows)
+{
+	struct perf_counter_attr attr;
+	int fd;
+
+	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.disabled = 1;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && errno == ENOENT)
+		return "no hardware PMU (cycles: ENOENT)";
+	if (fd >= 0)
+		close(fd);
+	if (!backend_is_counter())
+		return "the PMU model is perf_counter_open's";
+	if (!model_overflows(rate, overflows))
+		return "no PMU model: " MODEL_PATH " is absent";
+	return NULL;
+}
+
+/* What one CPU has: cycles, its clock and its switches, one buffer. */
+struct cpu_writers {
+	int	fds[3];
+	int	cycles_idx;	/* of the cycles counter in s.ids */
+	void	*buffer;
+};
+
+static bool drain_buffer(void *base, struct stress *s)
+{
+	long page_size = sysconf(_SC_PAGESIZE);
+
+	return drain(base, (char *)base + page_size, BUFFER_PAGES * page_size,
+		     s);
+}
+
+/*
+ * On every CPU cycles sample every 100 us of the model's counting, from
+ * the PMU's NMI, into a buffer that the CPU's clock (sampling at 10 kHz
+ * from its timer interrupt) and its context switches (from the
+ * scheduler) write into as well, while the churn's workers and
+ * inherited task counters run and the buffers are read.  Nothing is
+ * throttled (the limit is raised): every overflow the backend's NMI
+ * handler takes is a cycles sample read from a buffer or one its
+ * counter lost (PERF_FORMAT_LOST), the same number exactly.  No record
+ * is torn.
+ */
+TEST_F_TIMEOUT(stress, every_cycles_overflow_is_a_sample_or_lost, 600)
+{
+	static const __u64 task_configs[MAX_COUNTERS][2] = {
+		{ PERF_COUNT_SW_CPU_CLOCK, 100000 },
+		{ PERF_COUNT_SW_TASK_CLOCK, 100000 },
+		{ PERF_COUNT_SW_PAGE_FAULTS, 1 },
+		{ PERF_COUNT_SW_CONTEXT_SWITCHES, 1 },
+	};
+	struct stress s = { .nr_cpus = sysconf(_SC_NPROCESSORS_CONF) };
+	__u64 rate, before, after, samples = 0, lost = 0, all_lost = 0;
+	struct cpu_writers cpus[MAX_CPUS];
+	unsigned int seconds = stress_seconds();
+	int task_fds[MAX_COUNTERS], i, j, cpu, nr_cpus;
+	pthread_t workers[WORKERS];
+	const char *why;
+	void *task_buffer;
+	__u64 start, r[2];
+
+	why = no_pmu_model(&rate, &before);
+	if (why)
+		SKIP(return, "%s", why);
+	self->saved_rate = read_int_file(MAX_RATE_PATH);
+	if (self->saved_rate < 0 || !write_int_file(MAX_RATE_PATH, INT_MAX))
+		SKIP(return, "cannot raise %s (not root?)", MAX_RATE_PATH);
+	nr_cpus = s.nr_cpus < MAX_CPUS ? s.nr_cpus : MAX_CPUS;
+	ASSERT_TRUE(model_overflows(&rate, &before));
+
+	for (i = 0; i < MAX_COUNTERS; i++) {
+		task_fds[i] = open_stress_counter(task_configs[i][0],
+						  task_configs[i][1], !i);
+		ASSERT_LE(0, task_fds[i]) TH_LOG("open: %s", strerror(errno));
+		s.ids[s.nr_ids++] = counter_id(task_fds[i]);
+	}
+	task_buffer = map_buffer(task_fds[0], BUFFER_PAGES,
+				 PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, task_buffer) TH_LOG("mmap: %s", strerror(errno));
+	for (i = 1; i < MAX_COUNTERS; i++)
+		ASSERT_EQ(0, ioctl(task_fds[i], PERF_COUNTER_IOC_SET_OUTPUT,
+				   task_fds[0]));
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct cpu_writers *c = &cpus[cpu];
+
+		c->buffer = NULL;
+		c->fds[0] = open_cpu_counter(cpu, PERF_TYPE_HARDWARE,
+					     PERF_COUNT_HW_CPU_CYCLES,
+					     100 * rate);
+		if (c->fds[0] < 0 && errno == ENODEV)
+			continue;
+		ASSERT_LE(0, c->fds[0]) TH_LOG("cycles on CPU %d: %s", cpu,
+					       strerror(errno));
+		c->fds[1] = open_cpu_counter(cpu, PERF_TYPE_SOFTWARE,
+					     PERF_COUNT_SW_CPU_CLOCK, 100000);
+		c->fds[2] = open_cpu_counter(cpu, PERF_TYPE_SOFTWARE,
+					     PERF_COUNT_SW_CONTEXT_SWITCHES, 1);
+		ASSERT_LE(0, c->fds[1]) TH_LOG("cpu-clock: %s", strerror(errno));
+		ASSERT_LE(0, c->fds[2]) TH_LOG("switches: %s", strerror(errno));
+		c->cycles_idx = s.nr_ids;
+		for (j = 0; j < 3; j++)
+			s.ids[s.nr_ids++] = counter_id(c->fds[j]);
+		c->buffer = map_buffer(c->fds[0], BUFFER_PAGES,
+				       PROT_READ | PROT_WRITE);
+		ASSERT_NE(NULL, c->buffer) TH_LOG("mmap: %s", strerror(errno));
+		for (j = 1; j < 3; j++)
+			ASSERT_EQ(0, ioctl(c->fds[j], PERF_COUNTER_IOC_SET_OUTPUT,
+					   c->fds[0]));
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		for (j = 0; cpus[cpu].buffer && j < 3; j++)
+			ASSERT_EQ(0, ioctl(cpus[cpu].fds[j],
+					   PERF_COUNTER_IOC_ENABLE, 0));
+	for (i = 0; i < MAX_COUNTERS; i++)
+		ASSERT_EQ(0, ioctl(task_fds[i], PERF_COUNTER_IOC_ENABLE, 0));
+
+	stop_workers = 0;
+	for (i = 0; i < WORKERS; i++)
+		ASSERT_EQ(0, pthread_create(&workers[i], NULL, worker, NULL));
+	start = monotonic_ns();
+	while (!s.bad && monotonic_ns() - start < seconds * 1000000000ULL) {
+		drain_buffer(task_buffer, &s);
+		for (cpu = 0; cpu < nr_cpus; cpu++)
+			if (cpus[cpu].buffer)
+				drain_buffer(cpus[cpu].buffer, &s);
+		usleep(1000);
+	}
+	stop_workers = 1;
+	for (i = 0; i < WORKERS; i++)
+		pthread_join(workers[i], NULL);
+
+	/* No overflow after this: the count is final, every sample out. */
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		for (j = 0; cpus[cpu].buffer && j < 3; j++)
+			ASSERT_EQ(0, ioctl(cpus[cpu].fds[j],
+					   PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_TRUE(model_overflows(&rate, &after));
+	for (i = 0; i < MAX_COUNTERS; i++) {
+		ASSERT_EQ(0, ioctl(task_fds[i], PERF_COUNTER_IOC_DISABLE, 0));
+		ASSERT_EQ(sizeof(r), read(task_fds[i], r, sizeof(r)));
+		all_lost += r[1];
+	}
+	drain_buffer(task_buffer, &s);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		struct cpu_writers *c = &cpus[cpu];
+
+		if (!c->buffer)
+			continue;
+		drain_buffer(c->buffer, &s);
+		for (j = 0; j < 3; j++) {
+			ASSERT_EQ(sizeof(r), read(c->fds[j], r, sizeof(r)));
+			all_lost += r[1];
+			if (j)
+				continue;
+			lost += r[1];
+			TH_LOG("CPU %d: %llu cycles samples read, %llu lost",
+			       cpu, s.id_samples[c->cycles_idx], r[1]);
+		}
+		samples += s.id_samples[c->cycles_idx];
+	}
+
+	TH_LOG("%u s: %llu overflows handled; %llu cycles samples, %llu lost",
+	       seconds, after - before, samples, lost);
+	TH_LOG("in all: %llu samples, %llu lost (%llu in LOST records), %llu throttled",
+	       s.samples, all_lost, s.lost, s.throttle);
+	EXPECT_EQ(0, s.bad) TH_LOG("first bad record: %s", s.first_bad);
+	EXPECT_EQ(0, s.throttle);
+	EXPECT_LT(0, samples);
+	EXPECT_EQ(after - before, samples + lost)
+		TH_LOG("%llu overflows handled, but %llu samples read and %llu lost",
+		       after - before, samples, lost);
+	/* LOST records say what was lost, up to what is still pending. */
+	EXPECT_GE(all_lost, s.lost);
+
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		if (!cpus[cpu].buffer)
+			continue;
+		unmap_buffer(cpus[cpu].buffer, BUFFER_PAGES);
+		close_fds(cpus[cpu].fds, 3);
+	}
+	unmap_buffer(task_buffer, BUFFER_PAGES);
+	close_fds(task_fds, MAX_COUNTERS);
+}
+
 TEST_HARNESS_MAIN
