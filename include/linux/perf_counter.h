@@ -84,6 +84,7 @@ void perf_counter_fork(struct task_struct *child);
 void perf_counter_comm(struct task_struct *task, bool exec);
 void perf_counter_mmap(struct vm_area_struct *vma);
 u64 perf_counter_clock(void);
+bool perf_counter_rdpmc_fixup(struct pt_regs *regs);
 
 #else /* !CONFIG_PERF_COUNTERS */
 
@@ -108,6 +109,10 @@ static inline void perf_counter_exec(void) { }
 static inline void perf_counter_fork(struct task_struct *child) { }
 static inline void perf_counter_comm(struct task_struct *task, bool exec) { }
 static inline void perf_counter_mmap(struct vm_area_struct *vma) { }
+static inline bool perf_counter_rdpmc_fixup(struct pt_regs *regs)
+{
+	return false;
+}
 
 #endif /* CONFIG_PERF_COUNTERS */
 

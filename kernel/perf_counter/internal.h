@@ -70,6 +70,19 @@ enum perf_counter_state {
 };
 
 struct perf_counter;
+struct mm_struct;
+
+/*
+ * Where user space reads a counter on a PMU: instruction rdpmc with
+ * ECX = index - 1 (index 0: not on this CPU's PMU now) gives @width
+ * bits, which sign-extended and less @base are what the counter counted
+ * since its count was last folded.
+ */
+struct perf_counter_user_read {
+	u32	index;
+	u16	width;
+	s64	base;
+};
 
 /*
  * What the core needs from a source of counts.  add() puts the counter
@@ -83,6 +96,19 @@ struct perf_counter_pmu {
 	int		(*add)(struct perf_counter *counter);
 	void		(*del)(struct perf_counter *counter);
 	void		(*read)(struct perf_counter *counter);
+	/*
+	 * Optional, for counters user space may read itself (rdpmc):
+	 * user_read() says whether it may, and where the counter is now
+	 * (struct perf_counter_user_read), on the counter's CPU with
+	 * interrupts off; mapped() and unmapped() are told of each
+	 * mapping of its buffer into @mm, under the mm's mmap_lock.
+	 */
+	bool		(*user_read)(struct perf_counter *counter,
+				     struct perf_counter_user_read *ur);
+	void		(*mapped)(struct perf_counter *counter,
+				  struct mm_struct *mm);
+	void		(*unmapped)(struct perf_counter *counter,
+				    struct mm_struct *mm);
 };
 
 /*
@@ -190,6 +216,8 @@ struct perf_counter {
 	u64				hw_slots;
 	int				hw_idx;
 	local64_t			hw_prev;
+	/* Bumped when an NMI moved count and hw_prev: see mmap.c */
+	unsigned int			hw_seq;
 
 	/* Nanoseconds of context time, brought up to date at tstamp. */
 	u64				total_time_enabled;
@@ -315,6 +343,9 @@ void perf_counter_set_buffer(struct perf_counter *counter,
 			     struct perf_counter_buffer *rb);
 int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma);
 void perf_counter_user_page_update(struct perf_counter *counter);
+void perf_counter_user_page_nmi(struct perf_counter *counter);
+void perf_counter_arch_user_time(struct perf_counter_mmap_page *up,
+				 const struct perf_counter *counter, u64 now);
 long perf_counter_set_output(struct perf_counter *counter, int fd);
 long perf_counter_pause_output(struct perf_counter *counter, bool pause);
 

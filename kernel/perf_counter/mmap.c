@@ -57,12 +57,25 @@ void perf_counter_set_buffer(struct perf_counter *counter,
 		perf_counter_buffer_put(old);
 }
 
+/* The PMU of the counter that mapped @rb hears of each mapping. */
+static void buffer_mapped(struct perf_counter_buffer *rb,
+			  struct mm_struct *mm, bool mapped)
+{
+	const struct perf_counter_pmu *pmu = rb->owner->pmu;
+
+	if (pmu && mapped && pmu->mapped)
+		pmu->mapped(rb->owner, mm);
+	if (pmu && !mapped && pmu->unmapped)
+		pmu->unmapped(rb->owner, mm);
+}
+
 static void counter_vm_open(struct vm_area_struct *vma)
 {
 	struct perf_counter_buffer *rb = vma->vm_private_data;
 
 	atomic_inc(&rb->mmap_count);
 	refcount_inc(&rb->refcount);
+	buffer_mapped(rb, vma->vm_mm, true);
 }
 
 /*
@@ -120,6 +133,7 @@ static void counter_vm_close(struct vm_area_struct *vma)
 	struct perf_counter *counter = rb->owner;
 	struct perf_counter_buffer *old = NULL;
 
+	buffer_mapped(rb, vma->vm_mm, false);
 	if (atomic_dec_and_test(&rb->mmap_count)) {
 		mutex_lock(&counter->mmap_mutex);
 		if (counter_buffer_locked(counter) == rb)
@@ -227,6 +241,7 @@ int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma)
 	vma->vm_flags |= VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_ops = &counter_vm_ops;
 	vma->vm_private_data = rb;
+	buffer_mapped(rb, vma->vm_mm, true);
 	err = remap_vmalloc_range(vma, rb->base, 0);
 	if (err) {
 		counter_vm_close(vma);
@@ -241,36 +256,125 @@ int perf_counter_file_mmap(struct file *file, struct vm_area_struct *vma)
 }
 
 /*
+ * The control page of the buffer @counter mapped, when @counter is the
+ * counter that mapped it: NULL otherwise.  Under rcu_read_lock().
+ */
+static struct perf_counter_mmap_page *
+counter_user_page(struct perf_counter *counter)
+{
+	struct perf_counter_buffer *rb = rcu_dereference(counter->rb);
+
+	return rb && rb->owner == counter ? rb->user_page : NULL;
+}
+
+/*
+ * The count as user space reads it: offset, plus with a nonzero index
+ * what rdpmc gives, sign-extended to pmc_width bits.  With index 0
+ * offset is the whole count, as of the last fold.
+ */
+static void user_page_write_count(struct perf_counter_mmap_page *up,
+				  struct perf_counter *counter)
+{
+	const struct perf_counter_pmu *pmu = counter->pmu;
+	struct perf_counter_user_read ur = { };
+	bool rdpmc;
+
+	rdpmc = pmu && pmu->user_read && pmu->user_read(counter, &ur);
+	up->cap_user_rdpmc = rdpmc;
+	up->pmc_width = rdpmc ? ur.width : 0;
+	up->index = rdpmc ? ur.index : 0;
+	up->offset = atomic64_read(&counter->count);
+	if (up->index)
+		up->offset -= ur.base;
+}
+
+/* The lock is odd while fields change: readers retry. */
+static void user_page_lock(struct perf_counter_mmap_page *up)
+{
+	WRITE_ONCE(up->lock, up->lock + 1);
+	/* An odd lock, seen before any field changes. */
+	smp_wmb();
+}
+
+static void user_page_unlock(struct perf_counter_mmap_page *up)
+{
+	/* Every field written before the lock is even again. */
+	smp_wmb();
+	WRITE_ONCE(up->lock, up->lock + 1);
+}
+
+/*
+ * The control page's clock fields, which turn a cycle count into the
+ * time since @now and into @counter's sample timestamps: none unless
+ * the arch has them.
+ */
+void __weak perf_counter_arch_user_time(struct perf_counter_mmap_page *up,
+					const struct perf_counter *counter,
+					u64 now)
+{
+	up->cap_user_time = 0;
+	up->cap_user_time_zero = 0;
+}
+
+/*
  * The control page of the buffer @counter mapped: its count and times
  * as of now, for user space that reads itself without a system call.
  * The times are complete where the context is current (at a switch, or
- * through perf_counter_ctx_call()).  No counter can be read with rdpmc:
- * index stays 0 and the count is all in offset.
+ * through perf_counter_ctx_call()).
+ *
+ * A PMU's NMI may move count and hw_prev (and bump hw_seq) at any
+ * point here; it leaves the page to us while the lock is odd (see
+ * perf_counter_user_page_nmi()), so the page is written again until
+ * no NMI came between the reading and the even lock.
  */
 void perf_counter_user_page_update(struct perf_counter *counter)
 {
 	struct perf_counter_mmap_page *up;
-	struct perf_counter_buffer *rb;
-	u64 enabled, running;
+	u64 enabled, running, now;
+	unsigned long flags;
+	unsigned int seq;
 
 	rcu_read_lock();
-	rb = rcu_dereference(counter->rb);
-	if (!rb || rb->owner != counter)
+	up = counter_user_page(counter);
+	if (!up)
 		goto out;
-	up = rb->user_page;
-	perf_counter_times_at(counter, perf_counter_clock(), &enabled,
-			      &running);
-	WRITE_ONCE(up->lock, up->lock + 1);
-	/* An odd lock, seen before any field changes: readers retry. */
-	smp_wmb();
-	up->index = 0;
-	up->offset = atomic64_read(&counter->count);
-	up->time_enabled = enabled;
-	up->time_running = running;
-	/* Every field written before the lock is even again. */
-	smp_wmb();
-	WRITE_ONCE(up->lock, up->lock + 1);
+	/* Where the counter is cannot change under us (mmap() calls too). */
+	local_irq_save(flags);
+	now = perf_counter_clock();
+	perf_counter_times_at(counter, now, &enabled, &running);
+	do {
+		seq = READ_ONCE(counter->hw_seq);
+		user_page_lock(up);
+		user_page_write_count(up, counter);
+		up->time_enabled = enabled;
+		up->time_running = running;
+		perf_counter_arch_user_time(up, counter, now);
+		user_page_unlock(up);
+		/* The page first, then whether an NMI came in before it. */
+		smp_rmb();
+	} while (READ_ONCE(counter->hw_seq) != seq);
+	local_irq_restore(flags);
 out:
+	rcu_read_unlock();
+}
+
+/*
+ * From a PMU's NMI that just moved @counter's count and hw_prev: the
+ * count part of its control page.  A writer that the NMI interrupted
+ * (odd lock) sees hw_seq move and writes the page again itself.
+ */
+void perf_counter_user_page_nmi(struct perf_counter *counter)
+{
+	struct perf_counter_mmap_page *up;
+
+	WRITE_ONCE(counter->hw_seq, counter->hw_seq + 1);
+	rcu_read_lock();
+	up = counter_user_page(counter);
+	if (up && !(READ_ONCE(up->lock) & 1)) {
+		user_page_lock(up);
+		user_page_write_count(up, counter);
+		user_page_unlock(up);
+	}
 	rcu_read_unlock();
 }
 

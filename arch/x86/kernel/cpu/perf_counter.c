@@ -28,14 +28,20 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/kprobes.h>
+#include <linux/mmu_context.h>
 #include <linux/percpu.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/apic.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/nmi.h>
 #include <asm/processor.h>
+#include <asm/timer.h>
 
 #include "perf_counter.h"
 
@@ -461,6 +467,8 @@ static void slot_overflow(const struct x86_pc_pmu *pmu,
 		return;
 	}
 	slot_load(pmu, counter, counter->hw_idx);
+	/* Count and hw_prev moved: what rdpmc readers add changed. */
+	perf_counter_user_page_nmi(counter);
 }
 
 /*
@@ -609,6 +617,167 @@ void x86_pc_release(const struct x86_pc_pmu *pmu)
 	spin_unlock_irqrestore(&x86_pc_reserve_lock, flags);
 }
 
+/* --- rdpmc: counters user space reads itself --- */
+
+/* The ECX with which rdpmc reads slot @idx. */
+static u32 slot_rdpmc_ecx(int idx)
+{
+	if (slot_is_fixed(idx))
+		return X86_PC_RDPMC_FIXED | (idx - X86_PC_FIXED_BASE);
+	return idx;
+}
+
+/* The slot rdpmc reads with @ecx, or -1 where it would fault. */
+int x86_pc_rdpmc_slot(const struct x86_pc_pmu *pmu, u32 ecx)
+{
+	u32 nr = ecx & ~X86_PC_RDPMC_FIXED;
+
+	if (!(ecx & X86_PC_RDPMC_FIXED))
+		return nr < pmu->nr_gp ? nr : -1;
+	if (pmu->vendor != X86_PC_INTEL || nr >= X86_PC_MAX_FIXED ||
+	    !(pmu->fixed_present & BIT_ULL(X86_PC_FIXED_BASE + nr)))
+		return -1;
+	return X86_PC_FIXED_BASE + nr;
+}
+
+/*
+ * Where user space reads @counter, on its CPU with interrupts off: the
+ * slot it is on there (index 0 elsewhere, or off the PMU) and the value
+ * the slot held when its count was last folded.
+ */
+void x86_pc_user_read(const struct x86_pc_pmu *pmu,
+		      struct perf_counter *counter,
+		      struct perf_counter_user_read *ur)
+{
+	int idx = counter->hw_idx;
+	unsigned int shift;
+
+	ur->index = 0;
+	ur->width = pmu->gp_width;
+	ur->base = 0;
+	if (counter->state != PERF_COUNTER_STATE_ACTIVE || idx < 0 ||
+	    counter->oncpu != smp_processor_id())
+		return;
+	ur->index = slot_rdpmc_ecx(idx) + 1;
+	ur->width = slot_width(pmu, idx);
+	shift = 64 - ur->width;
+	ur->base = (s64)(local64_read(&counter->hw_prev) << shift) >> shift;
+}
+
+/*
+ * On hardware rdpmc works in user mode where CR4.PCE is set, which the
+ * kernel does per mm (switch_mm) for the mms that count in
+ * perf_rdpmc_allowed: those that map a buffer of a hardware counter,
+ * of ours or of perf events.  perf events' sysfs switch 'rdpmc' = 0
+ * turns it off for both.  Under the model a user rdpmc traps (CR4.PCE
+ * stays clear) and perf_counter_rdpmc_fixup() answers it.
+ */
+static bool rdpmc_offered(void)
+{
+	if (x86_pc_live.ops->simulated)
+		return true;
+#ifdef CONFIG_PERF_EVENTS
+	return !static_branch_unlikely(&rdpmc_never_available_key);
+#else
+	return false;
+#endif
+}
+
+static bool live_user_read(struct perf_counter *counter,
+			   struct perf_counter_user_read *ur)
+{
+	if (!rdpmc_offered())
+		return false;
+	x86_pc_user_read(&x86_pc_live, counter, ur);
+	return true;
+}
+
+static void rdpmc_allow(struct mm_struct *mm, bool allow)
+{
+#ifdef CONFIG_PERF_EVENTS
+	atomic_t *users = &mm->context.perf_rdpmc_allowed;
+
+	if (x86_pc_live.ops->simulated)
+		return;
+	if (allow ? atomic_inc_return(users) == 1 : atomic_dec_and_test(users))
+		on_each_cpu_mask(mm_cpumask(mm), cr4_update_pce, NULL, 1);
+#endif
+}
+
+static void live_mapped(struct perf_counter *counter, struct mm_struct *mm)
+{
+	rdpmc_allow(mm, true);
+}
+
+static void live_unmapped(struct perf_counter *counter, struct mm_struct *mm)
+{
+	rdpmc_allow(mm, false);
+}
+
+/*
+ * A user rdpmc that faulted with #GP: under the model, where no
+ * hardware counter is there to read, the model's slot is read in its
+ * place and the instruction completes.  Anything else (hardware, an
+ * ECX that names no counter, not rdpmc at all) is left to fault.
+ */
+bool perf_counter_rdpmc_fixup(struct pt_regs *regs)
+{
+	static const u8 rdpmc_insn[2] = { 0x0f, 0x33 };
+	const struct x86_pc_pmu *pmu = &x86_pc_live;
+	unsigned long flags;
+	u8 insn[2];
+	int idx;
+	u64 val;
+
+	/* No backend registered: the model may be there, but not live. */
+	if (!perf_counter_hw_get() || !pmu->ops->simulated)
+		return false;
+	if (copy_from_user(insn, (const void __user *)regs->ip, sizeof(insn)) ||
+	    memcmp(insn, rdpmc_insn, sizeof(insn)))
+		return false;
+	idx = x86_pc_rdpmc_slot(pmu, regs->cx);
+	if (idx < 0)
+		return false;
+	local_irq_save(flags);
+	val = pmu->ops->read_msr(ctr_msr(pmu, idx));
+	local_irq_restore(flags);
+	val &= GENMASK_ULL(slot_width(pmu, idx) - 1, 0);
+	regs->ax = lower_32_bits(val);
+	regs->dx = upper_32_bits(val);
+	regs->ip += sizeof(insn);
+	return true;
+}
+
+/*
+ * The control page's clock fields: perf_counter_clock() is local_clock(),
+ * which with a stable TSC sched_clock is the TSC scaled by cyc2ns plus
+ * the offsets here.  Where it is not (unstable TSC, a paravirt clock),
+ * user space has only the times as of the last update.
+ */
+void perf_counter_arch_user_time(struct perf_counter_mmap_page *up,
+				 const struct perf_counter *counter, u64 now)
+{
+	struct cyc2ns_data data;
+	u64 zero;
+
+	up->cap_user_time = 0;
+	up->cap_user_time_zero = 0;
+	if (!using_native_sched_clock() || !sched_clock_stable())
+		return;
+	cyc2ns_read_begin(&data);
+	zero = data.cyc2ns_offset + __sched_clock_offset;
+	up->time_mult = data.cyc2ns_mul;
+	up->time_shift = data.cyc2ns_shift;
+	up->time_offset = zero - now;
+	up->cap_user_time = 1;
+	/* Samples of another clock (use_clockid) are not on this one. */
+	if (!counter->attr.use_clockid) {
+		up->time_zero = zero;
+		up->cap_user_time_zero = 1;
+	}
+	cyc2ns_read_end();
+}
+
 /* --- The live backend --- */
 
 static int live_add(struct perf_counter *counter)
@@ -640,10 +809,13 @@ static void live_destroy(struct perf_counter *counter)
 
 static const struct perf_counter_hw_pmu x86_pc_hw = {
 	.pmu = {
-		.name	= "cpu",
-		.add	= live_add,
-		.del	= live_del,
-		.read	= live_read,
+		.name		= "cpu",
+		.add		= live_add,
+		.del		= live_del,
+		.read		= live_read,
+		.user_read	= live_user_read,
+		.mapped		= live_mapped,
+		.unmapped	= live_unmapped,
 	},
 	.init		= live_init,
 	.destroy	= live_destroy,

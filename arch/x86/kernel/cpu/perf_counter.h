@@ -23,6 +23,8 @@
 #define X86_PC_MAX_FIXED	4
 #define X86_PC_FIXED_BASE	32
 #define X86_PC_MAX_SLOTS	(X86_PC_FIXED_BASE + X86_PC_MAX_FIXED)
+/* rdpmc's ECX for a fixed counter (Intel), with its number. */
+#define X86_PC_RDPMC_FIXED	BIT(30)
 #define X86_PC_GP_MASK(n)	((1ULL << (n)) - 1)
 
 /* Event select bits both vendors share. */
@@ -130,6 +132,10 @@ int x86_pc_reserve(const struct x86_pc_pmu *pmu);
 void x86_pc_release(const struct x86_pc_pmu *pmu);
 unsigned int x86_pc_reserve_msr(unsigned int idx, bool evntsel);
 u64 x86_pc_max_period(const struct x86_pc_pmu *pmu, int idx);
+int x86_pc_rdpmc_slot(const struct x86_pc_pmu *pmu, u32 ecx);
+void x86_pc_user_read(const struct x86_pc_pmu *pmu,
+		      struct perf_counter *counter,
+		      struct perf_counter_user_read *ur);
 
 /* The PMU the live backend drives, and its NMIs handled so far. */
 extern struct x86_pc_pmu x86_pc_live;

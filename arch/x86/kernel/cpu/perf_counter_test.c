@@ -627,6 +627,74 @@ static void reservation_handshake_test(struct kunit *test)
 	release_perfctr_nmi(ctr0);
 }
 
+/* --- rdpmc --- */
+
+/* What user space would compute from @ur and the slot's raw value. */
+static s64 user_count(struct perf_counter *counter,
+		      const struct perf_counter_user_read *ur, u64 raw)
+{
+	unsigned int shift = 64 - ur->width;
+
+	return atomic64_read(&counter->count) - ur->base +
+	       ((s64)(raw << shift) >> shift);
+}
+
+/*
+ * The ECX with which rdpmc reads each slot (a fixed counter's with bit
+ * 30, on Intel only), and what a counter on a slot tells user space:
+ * index ECX + 1 while it is on this CPU, the slot's width, and the raw
+ * start sign-extended, so that offset plus rdpmc is the count before
+ * and after a fold.
+ */
+static void rdpmc_index_test(struct kunit *test)
+{
+	struct perf_counter_user_read ur;
+	struct perf_counter *cyc;
+	u64 *raw;
+
+	intel_pmu(test, 5, 4, 3, 0);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu, 3), 3);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu, 4), -1);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu,
+						X86_PC_RDPMC_FIXED | 2),
+			X86_PC_FIXED_BASE + 2);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu,
+						X86_PC_RDPMC_FIXED | 3), -1);
+
+	cyc = hw_counter(test, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+			 1000);
+	cyc->state = PERF_COUNTER_STATE_ACTIVE;
+	cyc->oncpu = get_cpu();
+	x86_pc_user_read(test_pmu, cyc, &ur);
+	KUNIT_EXPECT_EQ(test, ur.index, 0U);
+	KUNIT_ASSERT_EQ(test, test_add(cyc), 0);
+	KUNIT_ASSERT_EQ(test, cyc->hw_idx, X86_PC_FIXED_BASE + 1);
+	x86_pc_user_read(test_pmu, cyc, &ur);
+	KUNIT_EXPECT_EQ(test, ur.index, (u32)X86_PC_RDPMC_FIXED + 1 + 1);
+	KUNIT_EXPECT_EQ(test, ur.width, 48);
+	KUNIT_EXPECT_EQ(test, ur.base, -1000LL);
+	raw = fake_reg(MSR_CORE_PERF_FIXED_CTR0 + 1);
+	*raw += 300;
+	KUNIT_EXPECT_EQ(test, user_count(cyc, &ur, *raw), 300LL);
+	test_read(cyc);
+	x86_pc_user_read(test_pmu, cyc, &ur);
+	KUNIT_EXPECT_EQ(test, ur.base, -700LL);
+	*raw += 50;
+	KUNIT_EXPECT_EQ(test, user_count(cyc, &ur, *raw), 350LL);
+	/* Elsewhere than on this CPU it cannot be read with rdpmc. */
+	cyc->oncpu = -1;
+	x86_pc_user_read(test_pmu, cyc, &ur);
+	KUNIT_EXPECT_EQ(test, ur.index, 0U);
+	put_cpu();
+	test_del(cyc);
+
+	amd_pmu(test, true);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu, 5), 5);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu, 6), -1);
+	KUNIT_EXPECT_EQ(test, x86_pc_rdpmc_slot(test_pmu,
+						X86_PC_RDPMC_FIXED), -1);
+}
+
 static struct kunit_case x86_pc_cases[] = {
 	KUNIT_CASE(event_config_test),
 	KUNIT_CASE(amd_layout_test),
@@ -639,6 +707,7 @@ static struct kunit_case x86_pc_cases[] = {
 	KUNIT_CASE(rotation_with_fixed_test),
 	KUNIT_CASE(pinned_error_test),
 	KUNIT_CASE(reservation_handshake_test),
+	KUNIT_CASE(rdpmc_index_test),
 	{ }
 };
 

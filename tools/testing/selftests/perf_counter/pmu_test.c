@@ -4,7 +4,8 @@
  * that test kernels boot with (perf_counter.pmu_model=intel): counters
  * that take turns scaled to what the model counted, cycles sampling, the
  * NMI handler leaving other handlers' NMIs to them, pinned and exclusive
- * groups, and the requests the backend refuses.
+ * groups, the requests the backend refuses, and a counter read from its
+ * control page with rdpmc.
  *
  * The model advances every counter that is on it by RATE events a
  * microsecond, whatever its event; /sys/kernel/debug/perf_counter_model
@@ -754,6 +755,230 @@ TEST_F(pmu, refusals)
 	counter_attr_init(&attr, PERF_TYPE_RAW, gp_events[0]);
 	err = open_errno(&attr);
 	EXPECT_EQ(0, err) TH_LOG("raw 0x%llx: %s", gp_events[0], strerror(err));
+}
+
+/* What a counter reads itself as, through its control page. */
+struct self_reading {
+	__u64	count;
+	__u32	index;
+	__u64	enabled, running;	/* with cap_user_time: as of now */
+};
+
+static __u64 rdpmc(__u32 ecx)
+{
+	__u32 lo, hi;
+
+	asm volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(ecx));
+	return lo | (__u64)hi << 32;
+}
+
+static __u64 rdtsc(void)
+{
+	__u32 lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return lo | (__u64)hi << 32;
+}
+
+/* @cyc in ns by the page's time_mult and time_shift. */
+static __u64 page_scaled(const volatile struct perf_counter_mmap_page *pc,
+			 __u64 cyc)
+{
+	__u64 quot = cyc >> pc->time_shift;
+	__u64 rem = cyc & ((1ULL << pc->time_shift) - 1);
+
+	return quot * pc->time_mult + ((rem * pc->time_mult) >> pc->time_shift);
+}
+
+/*
+ * The self-monitoring read of the ABI: under the page's lock, offset
+ * plus rdpmc(index - 1) sign-extended to pmc_width where index is not
+ * 0; the times brought forward by the cycle counter where the page
+ * says they can be.
+ */
+static void self_read(const volatile struct perf_counter_mmap_page *pc,
+		      struct self_reading *r)
+{
+	__u32 seq;
+
+	do {
+		seq = pc->lock;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		r->index = pc->index;
+		r->count = pc->offset;
+		r->enabled = pc->time_enabled;
+		r->running = pc->time_running;
+		if (pc->cap_user_rdpmc && r->index) {
+			unsigned int shift = 64 - pc->pmc_width;
+
+			r->count += (__s64)(rdpmc(r->index - 1) << shift) >>
+				    shift;
+		}
+		if (pc->cap_user_time) {
+			__u64 delta = pc->time_offset +
+				      page_scaled(pc, rdtsc());
+
+			r->enabled += delta;
+			if (r->index)
+				r->running += delta;
+		}
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	} while (seq & 1 || pc->lock != seq);
+}
+
+#define SELF_READS	2000
+
+/*
+ * Self-reads of @fd's counter through @pc between two read()s each:
+ * how many of them (0 on a failure, which @_metadata has) went through
+ * rdpmc.  burn_cpu() between them lets the count move on.
+ */
+static int self_reads_between_reads(struct __test_metadata *_metadata,
+				    int fd,
+				    const volatile struct perf_counter_mmap_page *pc)
+{
+	struct counter_reading before, after;
+	struct self_reading r;
+	int i, indexed = 0;
+
+	for (i = 0; i < SELF_READS; i++) {
+		if (!counter_read(fd, &before))
+			break;
+		self_read(pc, &r);
+		if (!counter_read(fd, &after))
+			break;
+		indexed += r.index != 0;
+		if (r.count < before.value || r.count > after.value) {
+			TH_LOG("read %d: %llu by rdpmc (index %u), read() %llu then %llu",
+			       i, (unsigned long long)r.count, r.index,
+			       (unsigned long long)before.value,
+			       (unsigned long long)after.value);
+			break;
+		}
+		burn_cpu();
+	}
+	EXPECT_EQ(SELF_READS, i);
+	return i == SELF_READS ? indexed : 0;
+}
+
+/*
+ * A task's cycles counter on this CPU, counting or sampling every
+ * @period events (its buffer then has @pages data pages), mapped: the
+ * control page says rdpmc may read it, at the model's width; while it
+ * runs, offset plus rdpmc is always between the counts read() gives
+ * just before and just after.  Stopped, the index is 0 and offset is
+ * the count.  The model answers the rdpmc (a #GP the kernel
+ * completes), through the same control page a PMU's counters fill.
+ */
+static void check_rdpmc(struct __test_metadata *_metadata,
+			const struct pmu_model *m, __u64 period,
+			unsigned int pages)
+{
+	volatile struct perf_counter_mmap_page *pc;
+	long size = (1 + pages) * sysconf(_SC_PAGESIZE);
+	struct perf_counter_attr attr;
+	struct counter_reading after;
+	struct self_reading r;
+	int fd, indexed;
+
+	ASSERT_TRUE(pin_to_cpu(sched_getcpu()));
+	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.read_format = FORMAT_TIMES;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("cycles: %s", strerror(errno));
+	pc = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pc) TH_LOG("mmap: %s", strerror(errno));
+	ASSERT_EQ(1, (int)pc->cap_user_rdpmc);
+	ASSERT_EQ(m->width, pc->pmc_width);
+
+	indexed = self_reads_between_reads(_metadata, fd, pc);
+	/* Pinned and running: a switch clears it only for a while. */
+	EXPECT_LT(SELF_READS / 2, indexed);
+	TH_LOG("period %llu: %d of %d reads through rdpmc",
+	       (unsigned long long)period, indexed, SELF_READS);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_COUNTER_IOC_DISABLE, 0));
+	ASSERT_TRUE(counter_read(fd, &after));
+	self_read(pc, &r);
+	EXPECT_EQ(0, r.index);
+	EXPECT_EQ(after.value, r.count);
+	munmap((void *)pc, size);
+	close(fd);
+}
+
+TEST_F(pmu, rdpmc_reads_a_counting_counter)
+{
+	const char *why = hw_missing(&self->model);
+
+	if (why)
+		SKIP(return, "%s", why);
+	check_rdpmc(_metadata, &self->model, 0, 0);
+}
+
+/*
+ * Sampling every 20 us of the model's counting: the NMI that reloads
+ * the counter moves its count and raw start, and writes the page again
+ * (or has the writer it interrupted do so), so reads stay exact across
+ * overflows.
+ */
+TEST_F(pmu, rdpmc_reads_a_sampling_counter_across_overflows)
+{
+	const char *why = hw_missing(&self->model);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_TRUE(unthrottle(&self->saved_rate));
+	check_rdpmc(_metadata, &self->model, 20 * self->model.rate, 8);
+}
+
+/*
+ * The page's clock fields where it offers them: time_enabled brought
+ * forward by the TSC lies between read()'s before and after, and
+ * time_zero plus the scaled TSC between two CLOCK_PERF readings.
+ */
+TEST_F(pmu, control_page_time_follows_the_tsc)
+{
+	const char *why = hw_missing(NULL);
+	volatile struct perf_counter_mmap_page *pc;
+	struct counter_reading before, after;
+	struct perf_counter_attr attr;
+	struct self_reading r;
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec t0, t1;
+	__u64 stamp;
+	int fd, i;
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_TRUE(pin_to_cpu(sched_getcpu()));
+	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.read_format = FORMAT_TIMES;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("cycles: %s", strerror(errno));
+	pc = mmap(NULL, page, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pc) TH_LOG("mmap: %s", strerror(errno));
+	if (!pc->cap_user_time || !pc->cap_user_time_zero) {
+		munmap((void *)pc, page);
+		close(fd);
+		SKIP(return, "no cap_user_time: sched_clock is not a stable TSC here");
+	}
+	for (i = 0; i < SELF_READS; i++) {
+		ASSERT_TRUE(counter_read(fd, &before));
+		self_read(pc, &r);
+		ASSERT_TRUE(counter_read(fd, &after));
+		ASSERT_LE(before.enabled, r.enabled);
+		ASSERT_GE(after.enabled, r.enabled);
+
+		ASSERT_EQ(0, clock_gettime(CLOCK_PERF, &t0));
+		stamp = pc->time_zero + page_scaled(pc, rdtsc());
+		ASSERT_EQ(0, clock_gettime(CLOCK_PERF, &t1));
+		ASSERT_LE(t0.tv_sec * 1000000000ULL + t0.tv_nsec, stamp);
+		ASSERT_GE(t1.tv_sec * 1000000000ULL + t1.tv_nsec, stamp);
+	}
+	munmap((void *)pc, page);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
