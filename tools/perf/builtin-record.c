@@ -34,8 +34,7 @@ struct record_cmd {
 	struct target target;
 	int period;
 	int freq;
-	bool callgraph;
-	const char *callgraph_mode;
+	struct record_callgraph_param callgraph;
 	const char *output_name;
 	unsigned int mmap_pages;
 	bool no_inherit;
@@ -80,11 +79,15 @@ static int record_callgraph(const struct option *opt, const char *arg,
 			    int unset)
 {
 	struct record_cmd *cmd = opt->value;
+	const char *msg;
 
-	cmd->callgraph = !unset;
-	if (arg && strcmp(arg, "fp")) {
-		fprintf(stderr, "perf record: call graph mode '%s' is not supported; use 'fp' (frame pointers)\n",
-			arg);
+	if (unset) {
+		cmd->callgraph.mode = RECORD_CALLGRAPH_NONE;
+		return 0;
+	}
+	msg = record_callgraph__parse(arg, &cmd->callgraph);
+	if (msg) {
+		fprintf(stderr, "perf record: %s\n", msg);
 		return PARSE_OPT_ERROR_SAID;
 	}
 	return 0;
@@ -121,8 +124,7 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 			 PERF_SAMPLE_PERIOD;
 	if (target__has_cpus(&cmd->target))
 		a->sample_type |= PERF_SAMPLE_CPU;
-	if (cmd->callgraph)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	record_callgraph__apply(&cmd->callgraph, a);
 	if (perf_evlist__nr_entries(cmd->evlist) > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	if (a->type == PERF_TYPE_TRACEPOINT)
@@ -153,6 +155,8 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 	}
 	/* One event carries the side-band records, the others need not. */
 	a->mmap = a->comm = a->task = a->mmap2 = a->comm_exec = tracking;
+	/* DWARF unwinders read unwind tables in maps that are not code. */
+	a->mmap_data = tracking && cmd->callgraph.mode == RECORD_CALLGRAPH_DWARF;
 }
 
 static void record_setup_attrs(struct record_cmd *cmd)
@@ -613,8 +617,8 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK_NOARG('g', NULL, &cmd,
 				   "record call chains (frame pointers)",
 				   record_callgraph),
-		OPT_CALLBACK(0, "call-graph", &cmd, "fp",
-			     "record call chains with this method",
+		OPT_CALLBACK(0, "call-graph", &cmd, "fp|dwarf[,size]",
+			     "record call chains: frame pointers, or user stacks of size bytes (default 8192) for DWARF unwinding",
 			     record_callgraph),
 		OPT_STRING('o', "output", &cmd.output_name, "file",
 			   "output file ('-' for a pipe)"),

@@ -337,7 +337,7 @@ static int json_sample(struct json_conv *c, const struct perf_sample *s,
 	json_key(fp, true, 3, "callchain");
 	fputc('[', fp);
 	if (s->callchain)
-		json_chain(c, t, s->callchain);
+		json_chain(c, t, machine__callchain(&c->machine, t, s));
 	else
 		json_sample_ip(c, t, s);
 	json_line(fp, false, 3);

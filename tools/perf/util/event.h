@@ -354,6 +354,13 @@ struct ip_callchain {
 };
 
 /* A decoded sample, or the sample_id_all fields of another record. */
+/* PERF_SAMPLE_REGS_USER or _INTR: abi 0 means none (a kernel thread). */
+struct perf_sample_regs {
+	u64 abi;		/* PERF_SAMPLE_REGS_ABI_* */
+	u64 mask;		/* which registers regs[] has, lowest bit first */
+	const u64 *regs;	/* points into the record */
+};
+
 struct perf_sample {
 	u64 ip;
 	u32 pid, tid;
@@ -373,6 +380,12 @@ struct perf_sample {
 	const void *raw_data;			/* points into the record */
 	const void *read_data;			/* PERF_SAMPLE_READ values */
 	u32 read_size;
+	struct perf_sample_regs user_regs;
+	struct perf_sample_regs intr_regs;
+	/* PERF_SAMPLE_STACK_USER: stack bytes from the user sp up */
+	const void *user_stack;			/* points into the record */
+	u64 user_stack_size;			/* of them valid (dyn_size) */
+	bool user_stack_bad;			/* dyn_size said more than size */
 	u16 misc;
 	u8 cpumode;				/* PERF_RECORD_MISC_CPUMODE_* */
 };

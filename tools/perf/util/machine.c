@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include "arena.h"
 #include "machine.h"
+#include "unwind.h"
 
 #define NO_PID ((u32)-1)
 
@@ -961,10 +962,25 @@ int machine__init(struct machine *m)
 	return 0;
 }
 
+const struct ip_callchain *machine__callchain(struct machine *m,
+					      struct thread *t,
+					      const struct perf_sample *s)
+{
+	if (!s->user_stack || !t)
+		return s->callchain;
+	if (!m->unwinder)
+		m->unwinder = unwinder__new(m);
+	return m->unwinder ? unwinder__chain(m->unwinder, t, s) : s->callchain;
+}
+
 void machine__exit(struct machine *m)
 {
 	struct maps *maps;
 
+	if (m->unwinder) {
+		unwind_stats__warn(unwinder__stats(m->unwinder), stderr);
+		unwinder__delete(m->unwinder);
+	}
 	for (maps = m->all_maps; maps; maps = maps->next)
 		free(maps->entries);
 	free(m->kmaps.entries);

@@ -108,8 +108,11 @@ struct frame_cache_slot {
 	struct addr_location al;
 };
 
+struct unwinder;
+
 struct machine {
 	struct arena *arena;
+	struct unwinder *unwinder;	/* DWARF user stacks, lazily */
 	struct frame_cache_slot *frame_cache;	/* FRAME_CACHE_SLOTS, lazily */
 	struct thread_table threads;
 	struct comm_table comms;
@@ -153,6 +156,16 @@ int machine__resolve(struct machine *m, u32 pid, u32 tid, u8 cpumode, u64 ip,
  */
 int machine__resolve_callchain_ip(struct machine *m, struct thread *thread,
 				  u8 *cpumode, u64 ip, struct addr_location *al);
+
+/*
+ * The call chain of sample @s of thread @t to resolve: the recorded one,
+ * or where @s carries user registers and stack (--call-graph dwarf), its
+ * kernel part followed by the user frames unwound from them (unwind.h).
+ * Valid until the next call.
+ */
+const struct ip_callchain *machine__callchain(struct machine *m,
+					      struct thread *t,
+					      const struct perf_sample *s);
 
 /* Makes the kernel map and module maps from kallsyms if no record did. */
 int machine__load_kernel(struct machine *m);

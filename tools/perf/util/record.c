@@ -548,3 +548,59 @@ int record_synthesize_target(const struct target *t, pid_t cmd_pid,
 		return record_synthesize_process(cmd_pid, id_size, sink);
 	return record_synthesize_thread(cmd_pid, cmd_pid, id_size, sink);
 }
+
+/*
+ * DWARF mode: the registers an unwinder starts from (all general ones
+ * of x86-64 but the segment registers, as Linux perf asks) and the
+ * stack, whose size the ABI wants a multiple of 8 below 64 KiB.
+ */
+#define DWARF_REGS_USER		0xff0fffULL
+#define DWARF_STACK_MAX		65528U
+
+const char *record_callgraph__parse(const char *arg,
+				    struct record_callgraph_param *p)
+{
+	static char msg[128];
+	unsigned long size = RECORD_DWARF_STACK_DEFAULT;
+	char *end;
+
+	p->mode = RECORD_CALLGRAPH_FP;
+	p->stack_size = 0;
+	if (!arg || !strcmp(arg, "fp"))
+		return NULL;
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ',')) {
+		snprintf(msg, sizeof(msg),
+			 "call graph mode '%s' is not supported; use 'fp' or 'dwarf[,SIZE]'",
+			 arg);
+		return msg;
+	}
+	if (arg[5] == ',') {
+		errno = 0;
+		size = strtoul(arg + 6, &end, 0);
+		if (errno || end == arg + 6 || *end || !size ||
+		    size > DWARF_STACK_MAX) {
+			snprintf(msg, sizeof(msg),
+				 "dwarf stack size '%s' is not a number of bytes from 8 to %u",
+				 arg + 6, DWARF_STACK_MAX);
+			return msg;
+		}
+	}
+	p->mode = RECORD_CALLGRAPH_DWARF;
+	p->stack_size = (size + 7) & ~7UL;
+	return NULL;
+}
+
+void record_callgraph__apply(const struct record_callgraph_param *p,
+			     struct perf_counter_attr *attr)
+{
+	if (p->mode == RECORD_CALLGRAPH_NONE)
+		return;
+	attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (p->mode != RECORD_CALLGRAPH_DWARF)
+		return;
+	/* The kernel's own walk of the user stack would be thrown away. */
+	attr->exclude_callchain_user = 1;
+	attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	attr->sample_regs_user = DWARF_REGS_USER;
+	attr->sample_stack_user = p->stack_size;
+}

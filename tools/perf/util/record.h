@@ -57,6 +57,31 @@ int record_rings__pause(struct record_rings *rings, bool pause);
 int record_rings__poll(struct record_rings *rings, int timeout_ms,
 		       bool overwrite);
 
+/* How samples record their call chains (--call-graph). */
+enum record_callgraph {
+	RECORD_CALLGRAPH_NONE,
+	RECORD_CALLGRAPH_FP,		/* the kernel walks frame pointers */
+	RECORD_CALLGRAPH_DWARF,		/* user registers and stack copied */
+};
+
+struct record_callgraph_param {
+	enum record_callgraph mode;
+	u32 stack_size;			/* DWARF: bytes of user stack */
+};
+
+/* Bytes of user stack --call-graph dwarf copies unless told. */
+#define RECORD_DWARF_STACK_DEFAULT	8192
+
+/*
+ * Parse "fp" or "dwarf[,SIZE]" (NULL: fp) into @p; an error message for
+ * the user, or NULL.
+ */
+const char *record_callgraph__parse(const char *arg,
+				    struct record_callgraph_param *p);
+/* The attr bits @p asks for, on an attr set up for sampling. */
+void record_callgraph__apply(const struct record_callgraph_param *p,
+			     struct perf_counter_attr *attr);
+
 /* Records for what existed before counting started, from /proc. */
 int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,
 			     const struct record_sink *sink);

@@ -189,6 +189,8 @@ void callchain_frames__options(struct callchain_frames_opts *o,
 			    "same as --call-graph-frames=user"),
 		OPT_BOOLEAN(0, "kernel-callchain", &o->kernel,
 			    "same as --call-graph-frames=kernel"),
+		OPT_BOOLEAN(0, "inline", &o->inline_frames,
+			    "inlined functions as frames of their own: not supported, --no-inline is what is shown"),
 		OPT_END()
 	};
 
@@ -224,6 +226,8 @@ const char *callchain_frames__from_options(const struct callchain_frames_opts *o
 
 	if (o->user && o->kernel)
 		return "--user-callchain and --kernel-callchain are exclusive";
+	if (o->inline_frames)
+		return "--inline is not supported: call chains show the function a frame's address is in (--no-inline)";
 	if (o->user || o->kernel)
 		str = o->user ? "user" : "kernel";
 	if (callchain_frames__parse(str, frames))
@@ -278,7 +282,7 @@ static int limit_stack(struct report *r, int n)
 static int resolve_chain(struct report *r, const struct perf_sample *s,
 			 struct thread *t)
 {
-	const struct ip_callchain *cc = s->callchain;
+	const struct ip_callchain *cc = machine__callchain(&r->machine, t, s);
 	u8 cpumode = s->cpumode;
 	int n = 0;
 	u64 i;

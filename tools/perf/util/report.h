@@ -89,13 +89,15 @@ struct callchain_frames_opts {
 	const char *str;
 	bool user;		/* --user-callchain */
 	bool kernel;		/* --kernel-callchain */
+	bool inline_frames;	/* --inline: refused, see the option */
 };
 
 /*
- * --call-graph-frames and its two short forms, as a table to splice in
- * with OPT_TABLE.
+ * --call-graph-frames, its two short forms and --no-inline (what call
+ * chains always show; --inline is refused), as a table to splice in with
+ * OPT_TABLE.
  */
-#define CALLCHAIN_FRAMES_OPTIONS_SIZE 4
+#define CALLCHAIN_FRAMES_OPTIONS_SIZE 5
 void callchain_frames__options(struct callchain_frames_opts *o,
 			       struct option opts[CALLCHAIN_FRAMES_OPTIONS_SIZE]);
 

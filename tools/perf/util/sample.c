@@ -96,24 +96,39 @@ static int parse_branch_stack(struct cursor *c, u64 branch_sample_type)
 	return cur_skip(c, nr * 3);	/* from, to, flags */
 }
 
-static int parse_regs(struct cursor *c, u64 mask)
+/* An abi word, then (abi not 0) one u64 per bit of @mask, lowest first. */
+static int parse_regs(struct cursor *c, u64 mask, struct perf_sample_regs *r)
 {
-	u64 abi;
-
-	if (cur_take(c, &abi))
+	if (cur_take(c, &r->abi))
 		return -EINVAL;
-	return abi ? cur_skip(c, __builtin_popcountll(mask)) : 0;
+	if (!r->abi)
+		return 0;
+	r->mask = mask;
+	r->regs = c->p;
+	return cur_skip(c, __builtin_popcountll(mask));
 }
 
-static int parse_stack_user(struct cursor *c)
+/*
+ * A size, then (size not 0) size bytes copied from the user stack
+ * pointer up and dyn_size, how many of them the kernel could copy.  A
+ * dyn_size past size is a lie: none of the copy is trusted then.
+ */
+static int parse_stack_user(struct cursor *c, struct perf_sample *s)
 {
-	u64 size;
+	const void *data;
+	u64 size, dyn;
 
 	if (cur_take(c, &size) || (size & 7))
 		return -EINVAL;
 	if (!size)
 		return 0;
-	return cur_skip(c, size / 8 + 1);	/* data, then dyn_size */
+	data = c->p;
+	if (cur_skip(c, size / 8) || cur_take(c, &dyn))
+		return -EINVAL;
+	s->user_stack = data;
+	s->user_stack_size = dyn <= size ? dyn : 0;
+	s->user_stack_bad = dyn > size;
+	return 0;
 }
 
 /* The fields after READ that samples may carry, in the kernel's order. */
@@ -132,9 +147,10 @@ static int parse_tail(struct cursor *c, u64 type, u64 branch_type,
 	if ((type & PERF_SAMPLE_BRANCH_STACK) &&
 	    parse_branch_stack(c, branch_type))
 		return -EINVAL;
-	if ((type & PERF_SAMPLE_REGS_USER) && parse_regs(c, regs_user))
+	if ((type & PERF_SAMPLE_REGS_USER) &&
+	    parse_regs(c, regs_user, &s->user_regs))
 		return -EINVAL;
-	if ((type & PERF_SAMPLE_STACK_USER) && parse_stack_user(c))
+	if ((type & PERF_SAMPLE_STACK_USER) && parse_stack_user(c, s))
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_WEIGHT_TYPE) && cur_take(c, &s->weight))
 		return -EINVAL;
@@ -142,7 +158,8 @@ static int parse_tail(struct cursor *c, u64 type, u64 branch_type,
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_TRANSACTION) && cur_take(c, &s->transaction))
 		return -EINVAL;
-	if ((type & PERF_SAMPLE_REGS_INTR) && parse_regs(c, regs_intr))
+	if ((type & PERF_SAMPLE_REGS_INTR) &&
+	    parse_regs(c, regs_intr, &s->intr_regs))
 		return -EINVAL;
 	if ((type & PERF_SAMPLE_PHYS_ADDR) && cur_take(c, &s->phys_addr))
 		return -EINVAL;

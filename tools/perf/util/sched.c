@@ -416,15 +416,16 @@ static bool sched_function(const char *name)
 static void resolve_chain(struct sched_timehist *th,
 			  const struct perf_sample *s)
 {
-	const struct ip_callchain *cc = s->callchain;
+	const struct ip_callchain *cc;
 	struct thread *leader;
 	u8 cpumode = s->cpumode;
 	u32 limit = th->opts.max_stack + 2, frames = 0;
 	u64 i;
 
 	leader = machine__findnew_thread(&th->machine, s->pid, s->pid);
-	if (!th->opts.callchain || !cc || !leader)
+	if (!th->opts.callchain || !s->callchain || !leader)
 		return;
+	cc = machine__callchain(&th->machine, leader, s);
 	th->chain.nr = 0;
 	for (i = 0; i < cc->nr && frames < limit; i++) {
 		struct addr_location al;

@@ -631,7 +631,7 @@ static bool chain_valid(const struct ip_callchain *cc, int max_stack)
 static void print_chain(struct script *sc, u64 f, const struct perf_sample *s,
 			struct thread *t)
 {
-	const struct ip_callchain *cc = s->callchain;
+	const struct ip_callchain *cc = machine__callchain(&sc->machine, t, s);
 	u8 cpumode = s->cpumode;
 	int shown = 0;
 	u64 i;

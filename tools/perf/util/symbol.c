@@ -943,6 +943,21 @@ int symtab__load_elf(struct symtab *st, const char *path,
 	return err;
 }
 
+int symfs__find_object(const char *path, const struct build_id *bid,
+			char *found, size_t found_size)
+{
+	struct elf_obj o = ELF_OBJ_INIT;
+	const struct build_id *want = bid && bid->size ? bid : NULL;
+
+	if (want && !open_cached(&o, want, "elf", false, found, found_size))
+		goto out;
+	if (open_object(&o, path, want, false, found, found_size))
+		return -ENOENT;
+out:
+	elf_obj__close(&o);
+	return 0;
+}
+
 int symtab__load_cached(struct symtab *st, const struct build_id *bid,
 			const char *kind, char *found, size_t found_size)
 {

@@ -106,5 +106,13 @@ int symtab__load_kallsyms(struct symtab *kernel, const char *path,
 
 /* The path the DSO recorded as @path is read from, honouring --symfs. */
 int symfs__path(const char *path, char *buf, size_t size);
+/*
+ * The object file (code and unwind tables, not separate debug info) of
+ * what was recorded as @path with build id @bid: the build-id cache's
+ * copy first, then the file under --symfs, whose build id must match
+ * where @bid is known.  Its path goes to @found; 0 or -ENOENT.
+ */
+int symfs__find_object(const char *path, const struct build_id *bid,
+		       char *found, size_t found_size);
 
 #endif /* __PERF_UTIL_SYMBOL_H */

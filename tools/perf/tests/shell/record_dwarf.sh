@@ -1,0 +1,103 @@
+#!/bin/sh
+# --call-graph dwarf: user call chains unwound from the CFI of code built without frame pointers
+. "$(dirname "$0")/lib/common.sh"
+need_sampling
+note_linux_perf
+
+# cfi-wl (tests/dwarf) is built -O2 -fomit-frame-pointer and runs two
+# known paths, through itself, its library and libc's qsort():
+#   main -> unwind_spin_outer -> unwind_lib_spin
+#   main -> unwind_sort_outer -> unwind_lib_sort -> qsort -> unwind_compare
+# A private copy: a rebuild must not change what the files refer to.
+mkdir "$tmpdir/bin"
+src=$(dirname "$PERF")
+cp "$src/cfi-wl" "$src/libcfi-wl.so" "$tmpdir/bin/" ||
+	fail "the workload cfi-wl is not built beside perf"
+wl=$tmpdir/bin/cfi-wl
+
+ours=$tmpdir/ours.data
+if ! "$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$ours" \
+	-- "$wl" 0.5 2>"$tmpdir/rec.err"; then
+	on_counter_backend &&
+		skip "this kernel's perf_counter cannot sample user registers and stacks yet: $(head -n 1 "$tmpdir/rec.err")"
+	fail "record --call-graph dwarf failed: $(cat "$tmpdir/rec.err")"
+fi
+
+# Both paths whole, leaf first, from the folded call graph of the hot
+# leaves (callee order: the leaf, its callers, main last).
+folded() {
+	"$PERF" report -i "$1" --stdio --no-children -g folded,0,callee \
+		--sort sym 2>"$tmpdir/rep.err" | grep -v '^#' > "$tmpdir/folded.txt" ||
+		fail "report -g folded failed on $1: $(cat "$tmpdir/rep.err")"
+}
+spin_path='unwind_lib_spin;unwind_spin_outer[^;]*;main;'
+sort_path='unwind_compare;(msort_with_tmp[^;]*;)*[^;]*qsort[^;]*;unwind_lib_sort;unwind_sort_outer[^;]*;main;'
+has_paths() {
+	grep -Eq "$spin_path" "$tmpdir/folded.txt" &&
+		grep -Eq "$sort_path" "$tmpdir/folded.txt"
+}
+folded "$ours"
+has_paths || fail "the known call paths are not in the report: $(head -n 20 "$tmpdir/folded.txt")"
+# Nearly every sample is unwound to main.
+total=$(grep -c . "$tmpdir/folded.txt")
+[ "$total" -gt 0 ] || fail "no call graph lines"
+grep -q 'Warning' "$tmpdir/rep.err" &&
+	fail "unwinding warned on a good recording: $(cat "$tmpdir/rep.err")"
+
+# Frame pointers on the same code: the chains are broken, the check
+# above would fail.
+fp=$tmpdir/fp.data
+"$PERF" record -q -e cpu-clock -F 2000 -g -o "$fp" -- "$wl" 0.5 2>/dev/null ||
+	fail "record -g failed"
+folded "$fp"
+has_paths && fail "frame pointers gave the whole paths: the check proves nothing"
+
+# perf script shows the unwound frames too, the leaf first.
+"$PERF" script -i "$ours" -F ip,sym > "$tmpdir/script.txt" 2>"$tmpdir/script.err" ||
+	fail "script failed: $(cat "$tmpdir/script.err")"
+grep -A2 'unwind_lib_spin$' "$tmpdir/script.txt" | grep -q 'unwind_spin_outer' ||
+	fail "script: no unwind_spin_outer under unwind_lib_spin"
+
+# A stack copy whose size says more than it has is not unwound, with one
+# warning and a count; a copy cut short ends the chain early, no crash.
+# A sample's dyn_size is its last 8 bytes (nothing follows STACK_USER).
+bad=$tmpdir/bad.data
+cp "$ours" "$bad"
+"$PERF" script -D -i "$bad" | perl -e '
+	open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
+	while (<STDIN>) {
+		next unless /^\S+ (0x[0-9a-f]+) \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE/;
+		($off, $size) = (hex $1, hex $2);
+		next if $size < 4096;
+		seek $fh, $off + $size - 8, 0;
+		print $fh pack("Q<", ++$n == 1 ? 1 << 40 : 16);
+		exit 0 if $n == 3;
+	}
+	die "fewer than 3 samples with a stack\n";' "$bad" ||
+	fail "could not damage the stack sizes"
+"$PERF" report -i "$bad" --stdio --no-children > /dev/null 2>"$tmpdir/bad.err" ||
+	fail "report failed on damaged stack sizes: $(cat "$tmpdir/bad.err")"
+grep -q '1 samples have a user stack whose size field is larger' "$tmpdir/bad.err" ||
+	fail "no warning for the stack size that lied: $(cat "$tmpdir/bad.err")"
+
+# Linux perf reads our recording with the same chains, and we read its
+# recording as it does.  Linux perf shows functions inlined at a frame
+# as frames of their own by default; ours never does (--no-inline).
+have_linux_perf || exit 0
+linux=$tmpdir/linux.data
+$LINUX_PERF record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$linux" \
+	-- "$wl" 0.5 2>/dev/null || fail "Linux perf record --call-graph dwarf failed"
+for data in "$ours" "$linux"; do
+	COMPARE_GRAPHS=1
+	same_report "$data" --no-children --no-inline
+	same_report "$data" --no-children --no-inline -g folded,0,callee
+	same_report "$data" --children --no-inline
+	COMPARE_GRAPHS=
+	"$PERF" script -i "$data" --no-inline > "$tmpdir/ours.script" 2>/dev/null
+	$LINUX_PERF script -i "$data" --no-inline > "$tmpdir/linux.script" 2>/dev/null
+	cmp -s "$tmpdir/ours.script" "$tmpdir/linux.script" ||
+		fail "script differs on $data: $(diff "$tmpdir/linux.script" "$tmpdir/ours.script" | head -n 20)"
+done
+folded "$linux"
+has_paths || fail "the known call paths are not in our report of Linux perf's file"
+exit 0

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DWARF unwinding of sampled user stacks with libdwfl.
+ *
+ * Each process gets one Dwfl, attached to it through callbacks that
+ * give the sample being unwound: its registers as the initial frame,
+ * its stack copy (and the mapped files) as memory.  An object is
+ * reported to a process's Dwfl the first time a frame lies in it, at
+ * the bias its map gives, and stays: libdwfl keeps its CFI, so a stack
+ * seen again costs a walk through tables already parsed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elfutils/libdwfl.h>
+#include "dso.h"
+#include "machine.h"
+#include "symbol.h"
+#include "unwind.h"
+
+/* Frames kept of one user stack, as Linux perf's default max-stack. */
+#define UNWIND_MAX_FRAMES	127
+#define UNWIND_MAX_LOADS	16
+
+/* x86 registers in sample order (PERF_REG_X86_*), the ones we use. */
+enum {
+	REG_AX, REG_BX, REG_CX, REG_DX, REG_SI, REG_DI, REG_BP, REG_SP,
+	REG_IP, REG_R8 = 16,
+};
+
+/* DWARF register number -> PERF_REG_X86_* (x86-64 psABI numbering). */
+static const u8 dwarf_regs_64[] = {
+	REG_AX, REG_DX, REG_CX, REG_BX, REG_SI, REG_DI, REG_BP, REG_SP,
+	REG_R8, REG_R8 + 1, REG_R8 + 2, REG_R8 + 3,
+	REG_R8 + 4, REG_R8 + 5, REG_R8 + 6, REG_R8 + 7,
+};
+
+/* The same for i386 tasks (PERF_SAMPLE_REGS_ABI_32). */
+static const u8 dwarf_regs_32[] = {
+	REG_AX, REG_CX, REG_DX, REG_BX, REG_SP, REG_BP, REG_SI, REG_DI,
+};
+
+/* A PT_LOAD segment: where file offsets land in the object's addresses. */
+struct unwind_load {
+	u64 offset;
+	u64 filesz;
+	u64 vaddr;
+};
+
+/* What unwinding needs of one DSO's file, looked for once. */
+struct unwind_object {
+	const struct dso *dso;		/* NULL: empty slot */
+	char *path;			/* NULL: no file found */
+	int fd;				/* for memory reads, opened lazily */
+	struct unwind_load loads[UNWIND_MAX_LOADS];
+	u32 nr_loads;
+};
+
+struct unwind_proc {
+	u32 pid;
+	bool used;
+	bool attached;
+	Dwfl *dwfl;
+	struct unwinder *u;
+};
+
+struct unwinder {
+	struct machine *machine;
+	struct unwind_proc *procs;	/* open addressing by pid */
+	u32 procs_size, procs_nr;
+	struct unwind_object *objs;	/* open addressing by dso */
+	u32 objs_size, objs_nr;
+	/* The sample being unwound. */
+	struct thread *thread;
+	const struct perf_sample *sample;
+	u64 sp;
+	struct ip_callchain *chain;
+	u32 chain_alloc;
+	u32 nr_frames;
+	struct unwind_stats stats;
+};
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf	= dwfl_build_id_find_elf,
+	.find_debuginfo	= dwfl_standard_find_debuginfo,
+	.debuginfo_path	= &debuginfo_path,
+};
+
+struct unwinder *unwinder__new(struct machine *m)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	if (u)
+		u->machine = m;
+	return u;
+}
+
+void unwinder__delete(struct unwinder *u)
+{
+	u32 i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->procs_size; i++)
+		if (u->procs[i].dwfl)
+			dwfl_end(u->procs[i].dwfl);
+	for (i = 0; i < u->objs_size; i++) {
+		free(u->objs[i].path);
+		if (u->objs[i].dso && u->objs[i].fd >= 0)
+			close(u->objs[i].fd);
+	}
+	free(u->procs);
+	free(u->objs);
+	free(u->chain);
+	free(u);
+}
+
+const struct unwind_stats *unwinder__stats(const struct unwinder *u)
+{
+	return &u->stats;
+}
+
+void unwind_stats__warn(const struct unwind_stats *st, FILE *out)
+{
+	if (st->failed)
+		fprintf(out, "Warning: %llu of %llu samples with a user stack could not be unwound past their first frame (no CFI for the code, or a stack copy too short: try --call-graph dwarf,SIZE with a larger SIZE)\n",
+			(unsigned long long)st->failed,
+			(unsigned long long)st->samples);
+	if (st->bad_stack)
+		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
+			(unsigned long long)st->bad_stack);
+}
+
+/* --- Open-addressing tables --- */
+
+static u32 hash_u64(u64 key, u32 size)
+{
+	key *= 0x9e3779b97f4a7c15ULL;
+	return (u32)(key >> 32) & (size - 1);
+}
+
+static int grow_procs(struct unwinder *u)
+{
+	u32 size = u->procs_size ? 2 * u->procs_size : 64, i, j;
+	struct unwind_proc *p = calloc(size, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < u->procs_size; i++) {
+		if (!u->procs[i].used)
+			continue;
+		for (j = hash_u64(u->procs[i].pid, size); p[j].used;
+		     j = (j + 1) & (size - 1))
+			;
+		p[j] = u->procs[i];
+	}
+	free(u->procs);
+	u->procs = p;
+	u->procs_size = size;
+	return 0;
+}
+
+static struct unwind_proc *find_proc(struct unwinder *u, u32 pid)
+{
+	u32 i;
+
+	if (2 * (u->procs_nr + 1) > u->procs_size && grow_procs(u))
+		return NULL;
+	for (i = hash_u64(pid, u->procs_size); u->procs[i].used;
+	     i = (i + 1) & (u->procs_size - 1))
+		if (u->procs[i].pid == pid)
+			return &u->procs[i];
+	u->procs[i].used = true;
+	u->procs[i].pid = pid;
+	u->procs[i].u = u;
+	u->procs_nr++;
+	return &u->procs[i];
+}
+
+static int grow_objs(struct unwinder *u)
+{
+	u32 size = u->objs_size ? 2 * u->objs_size : 64, i, j;
+	struct unwind_object *o = calloc(size, sizeof(*o));
+
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < u->objs_size; i++) {
+		if (!u->objs[i].dso)
+			continue;
+		for (j = hash_u64((uintptr_t)u->objs[i].dso, size); o[j].dso;
+		     j = (j + 1) & (size - 1))
+			;
+		o[j] = u->objs[i];
+	}
+	free(u->objs);
+	u->objs = o;
+	u->objs_size = size;
+	return 0;
+}
+
+/* The PT_LOAD segments of @path, for the bias of each of its maps. */
+static void object_read_loads(struct unwind_object *o)
+{
+	int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	size_t i, nr;
+	GElf_Phdr ph;
+	Elf *elf;
+
+	if (fd < 0)
+		return;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getphdrnum(elf, &nr)) {
+		for (i = 0; i < nr && o->nr_loads < UNWIND_MAX_LOADS; i++) {
+			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			o->loads[o->nr_loads++] = (struct unwind_load) {
+				ph.p_offset, ph.p_filesz, ph.p_vaddr,
+			};
+		}
+	}
+	elf_end(elf);
+	close(fd);
+}
+
+static struct unwind_object *find_object(struct unwinder *u,
+					 const struct dso *dso)
+{
+	char path[PATH_MAX];
+	struct unwind_object *o;
+	u32 i;
+
+	if (2 * (u->objs_nr + 1) > u->objs_size && grow_objs(u))
+		return NULL;
+	for (i = hash_u64((uintptr_t)dso, u->objs_size); u->objs[i].dso;
+	     i = (i + 1) & (u->objs_size - 1))
+		if (u->objs[i].dso == dso)
+			return u->objs[i].path ? &u->objs[i] : NULL;
+	o = &u->objs[i];
+	o->dso = dso;
+	o->fd = -1;
+	u->objs_nr++;
+	if (symfs__find_object(dso->long_name, &dso->bid, path, sizeof(path)))
+		return NULL;
+	o->path = strdup(path);
+	if (o->path)
+		object_read_loads(o);
+	return o->path && o->nr_loads ? o : NULL;
+}
+
+/* The object's address of file offset @off, or false if none maps it. */
+static bool object_vaddr(const struct unwind_object *o, u64 off, u64 *vaddr)
+{
+	u32 i;
+
+	for (i = 0; i < o->nr_loads; i++) {
+		const struct unwind_load *l = &o->loads[i];
+
+		if (off >= l->offset && off - l->offset < l->filesz) {
+			*vaddr = l->vaddr + off - l->offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* --- Modules --- */
+
+/*
+ * Make sure the object mapped at @addr is a module of @p's Dwfl, at the
+ * bias its map gives: address in the process = address in the object +
+ * bias.
+ */
+static void report_module(struct unwind_proc *p, u64 addr)
+{
+	struct unwinder *u = p->u;
+	struct unwind_object *o;
+	const struct map *map;
+	u64 vaddr;
+
+	if (dwfl_addrmodule(p->dwfl, addr))
+		return;
+	map = maps__find(u->thread->maps, addr);
+	if (!map || map->identity || !map->dso)
+		return;
+	o = find_object(u, map->dso);
+	if (!o || !object_vaddr(o, addr - map->start + map->pgoff, &vaddr))
+		return;
+	dwfl_report_begin_add(p->dwfl);
+	dwfl_report_elf(p->dwfl, map->dso->short_name, o->path, -1,
+			addr - vaddr, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+}
+
+/* --- Thread callbacks: the sample is the thread's state --- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwind_proc *p = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = p;
+	return p->pid;
+}
+
+/* From the object file a map shows at @addr (read-only data, code). */
+static bool read_mapped_file(struct unwinder *u, u64 addr, u64 *val)
+{
+	const struct map *map = maps__find(u->thread->maps, addr);
+	struct unwind_object *o;
+
+	if (!map || map->identity || !map->dso)
+		return false;
+	o = find_object(u, map->dso);
+	if (!o)
+		return false;
+	if (o->fd < 0)
+		o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
+	return o->fd >= 0 &&
+	       pread(o->fd, val, sizeof(*val),
+		     addr - map->start + map->pgoff) == sizeof(*val);
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct unwind_proc *p = arg;
+	struct unwinder *u = p->u;
+	u64 size = u->sample->user_stack_size, off = addr - u->sp, val = 0;
+	bool i386 = u->sample->user_regs.abi == PERF_SAMPLE_REGS_ABI_32;
+	u64 width = i386 ? 4 : 8;
+
+	if (addr >= u->sp && off < size && size - off >= width) {
+		memcpy(&val, (const char *)u->sample->user_stack + off, width);
+		*result = val;
+		return true;
+	}
+	if (!read_mapped_file(u, addr, &val))
+		return false;
+	*result = i386 ? (u32)val : val;
+	return true;
+}
+
+/* Sample register @reg (PERF_REG_X86_*) into *@val, if it was sampled. */
+static bool sample_reg(const struct perf_sample_regs *r, unsigned int reg,
+		       u64 *val)
+{
+	u64 below = r->mask & ((1ULL << reg) - 1);
+
+	if (!(r->mask & (1ULL << reg)))
+		return false;
+	*val = r->regs[__builtin_popcountll(below)];
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwind_proc *p = arg;
+	const struct perf_sample_regs *r = &p->u->sample->user_regs;
+	bool i386 = r->abi == PERF_SAMPLE_REGS_ABI_32;
+	const u8 *map = i386 ? dwarf_regs_32 : dwarf_regs_64;
+	size_t n = i386 ? sizeof(dwarf_regs_32) : sizeof(dwarf_regs_64);
+	Dwarf_Word w;
+	size_t i;
+	u64 v;
+
+	for (i = 0; i < n; i++) {
+		if (!sample_reg(r, map[i], &v))
+			continue;
+		w = i386 ? (u32)v : v;
+		if (!dwfl_thread_state_registers(thread, i, 1, &w))
+			return false;
+	}
+	if (!sample_reg(r, REG_IP, &v))
+		return false;
+	dwfl_thread_state_register_pc(thread, i386 ? (u32)v : v);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread		= next_thread,
+	.memory_read		= memory_read,
+	.set_initial_registers	= set_initial_registers,
+};
+
+/* --- Unwinding one sample --- */
+
+static int chain_reserve(struct unwinder *u, u64 nr)
+{
+	struct ip_callchain *c;
+
+	if (nr <= u->chain_alloc)
+		return 0;
+	c = realloc(u->chain, sizeof(*c) + nr * sizeof(u64));
+	if (!c)
+		return -ENOMEM;
+	u->chain = c;
+	u->chain_alloc = nr;
+	return 0;
+}
+
+static int on_frame(Dwfl_Frame *state, void *arg)
+{
+	struct unwind_proc *p = arg;
+	struct unwinder *u = p->u;
+	bool activation;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* The next step needs the CFI of the object this frame is in. */
+	report_module(p, pc);
+	/* A return address: the call is the instruction before it. */
+	if (!activation)
+		pc--;
+	u->chain->ips[u->chain->nr++] = pc;
+	return ++u->nr_frames < UNWIND_MAX_FRAMES ? DWARF_CB_OK :
+						    DWARF_CB_ABORT;
+}
+
+static struct unwind_proc *proc_ready(struct unwinder *u, u32 pid, u64 ip)
+{
+	struct unwind_proc *p = find_proc(u, pid);
+
+	if (!p)
+		return NULL;
+	if (!p->dwfl) {
+		p->dwfl = dwfl_begin(&offline_callbacks);
+		if (!p->dwfl)
+			return NULL;
+	}
+	report_module(p, ip);
+	/* The backend (x86-64 or i386) comes from the first module. */
+	if (!p->attached && dwfl_addrmodule(p->dwfl, ip))
+		p->attached = dwfl_attach_state(p->dwfl, NULL, pid,
+						&thread_callbacks, p);
+	return p->attached ? p : NULL;
+}
+
+/* The recorded chain up to its user part: what the kernel unwound. */
+static u64 kernel_part(const struct ip_callchain *cc)
+{
+	u64 i;
+
+	for (i = 0; cc && i < cc->nr; i++)
+		if (cc->ips[i] == PERF_CONTEXT_USER)
+			break;
+	return i;
+}
+
+const struct ip_callchain *unwinder__chain(struct unwinder *u,
+					   struct thread *t,
+					   const struct perf_sample *s)
+{
+	const struct ip_callchain *cc = s->callchain;
+	u64 kernel = kernel_part(cc), ip;
+	struct unwind_proc *p;
+
+	if (!s->user_regs.abi || !s->user_stack)
+		return cc;
+	u->stats.samples++;
+	if (s->user_stack_bad) {
+		u->stats.bad_stack++;
+		return cc;
+	}
+	if (!sample_reg(&s->user_regs, REG_IP, &ip) ||
+	    !sample_reg(&s->user_regs, REG_SP, &u->sp) ||
+	    chain_reserve(u, kernel + 1 + UNWIND_MAX_FRAMES))
+		return cc;
+	u->chain->nr = 0;
+	if (kernel)
+		memcpy(u->chain->ips, cc->ips, kernel * sizeof(u64));
+	u->chain->nr = kernel;
+	u->chain->ips[u->chain->nr++] = PERF_CONTEXT_USER;
+	u->thread = t;
+	u->sample = s;
+	u->nr_frames = 0;
+	p = proc_ready(u, t->pid, ip);
+	if (p)
+		dwfl_getthread_frames(p->dwfl, t->pid, on_frame, p);
+	if (u->nr_frames == 0)
+		u->chain->ips[u->chain->nr++] = ip;
+	if (u->nr_frames <= 1)
+		u->stats.failed++;
+	return u->chain;
+}
