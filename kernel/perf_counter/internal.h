@@ -333,6 +333,9 @@ int perf_counter_output_begin(struct perf_counter_output *out,
 			      struct perf_counter *counter, unsigned int size);
 void perf_counter_output_copy(struct perf_counter_output *out,
 			      const void *src, unsigned int len);
+unsigned int perf_counter_output_copy_user(struct perf_counter_output *out,
+					   const void __user *src,
+					   unsigned int len);
 void perf_counter_output_end(struct perf_counter_output *out, bool sample);
 u64 perf_counter_buffer_lost(struct perf_counter_buffer *rb);
 bool perf_counter_buffer_readable(struct perf_counter_buffer *rb);
@@ -351,6 +354,7 @@ long perf_counter_pause_output(struct perf_counter *counter, bool pause);
 
 /* output.c: records */
 u64 perf_counter_primary_id(const struct perf_counter *counter);
+bool perf_counter_regs_mask_valid(u64 mask);
 unsigned int perf_counter_lost_size(struct perf_counter *counter);
 void perf_counter_write_lost(struct perf_counter_output *out,
 			     struct perf_counter *counter, u64 lost);

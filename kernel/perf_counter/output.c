@@ -20,6 +20,7 @@
 #include <linux/stacktrace.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/perf_regs.h>
 #include <asm/unwind.h>
 
 #include "internal.h"
@@ -366,6 +367,144 @@ static unsigned int read_values(struct perf_counter *counter, u64 *values)
 }
 
 /* What a sample needs besides the counter, gathered before sizing. */
+/* --- registers and the user stack --- */
+
+/* Where each PERF_REG_X86_* register a sample may carry is in pt_regs. */
+static const u16 reg_offsets[PERF_REG_X86_64_MAX] = {
+	[PERF_REG_X86_AX]	= offsetof(struct pt_regs, ax),
+	[PERF_REG_X86_BX]	= offsetof(struct pt_regs, bx),
+	[PERF_REG_X86_CX]	= offsetof(struct pt_regs, cx),
+	[PERF_REG_X86_DX]	= offsetof(struct pt_regs, dx),
+	[PERF_REG_X86_SI]	= offsetof(struct pt_regs, si),
+	[PERF_REG_X86_DI]	= offsetof(struct pt_regs, di),
+	[PERF_REG_X86_BP]	= offsetof(struct pt_regs, bp),
+	[PERF_REG_X86_SP]	= offsetof(struct pt_regs, sp),
+	[PERF_REG_X86_IP]	= offsetof(struct pt_regs, ip),
+	[PERF_REG_X86_FLAGS]	= offsetof(struct pt_regs, flags),
+	[PERF_REG_X86_CS]	= offsetof(struct pt_regs, cs),
+	[PERF_REG_X86_SS]	= offsetof(struct pt_regs, ss),
+	[PERF_REG_X86_R8]	= offsetof(struct pt_regs, r8),
+	[PERF_REG_X86_R9]	= offsetof(struct pt_regs, r9),
+	[PERF_REG_X86_R10]	= offsetof(struct pt_regs, r10),
+	[PERF_REG_X86_R11]	= offsetof(struct pt_regs, r11),
+	[PERF_REG_X86_R12]	= offsetof(struct pt_regs, r12),
+	[PERF_REG_X86_R13]	= offsetof(struct pt_regs, r13),
+	[PERF_REG_X86_R14]	= offsetof(struct pt_regs, r14),
+	[PERF_REG_X86_R15]	= offsetof(struct pt_regs, r15),
+};
+
+/*
+ * The registers sample_regs_user and sample_regs_intr may name: those
+ * pt_regs has.  The segment registers DS to GS are not saved there on
+ * x86-64, nor are the XMM registers (PEBS only): refused, as perf
+ * events refuses them.
+ */
+#define SAMPLE_REGS_VALID	(GENMASK_ULL(PERF_REG_X86_64_MAX - 1, 0) & \
+				 ~(BIT_ULL(PERF_REG_X86_DS) | \
+				   BIT_ULL(PERF_REG_X86_ES) | \
+				   BIT_ULL(PERF_REG_X86_FS) | \
+				   BIT_ULL(PERF_REG_X86_GS)))
+
+bool perf_counter_regs_mask_valid(u64 mask)
+{
+	return mask && !(mask & ~SAMPLE_REGS_VALID);
+}
+
+/*
+ * The user-mode registers of the sampled task: those of the sample when
+ * it hit user mode, else those its entry to the kernel saved.  A kernel
+ * thread has none.
+ */
+static struct pt_regs *sample_user_regs(struct pt_regs *regs)
+{
+	if (regs && user_mode(regs))
+		return regs;
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	return task_pt_regs(current);
+}
+
+static u64 regs_abi(struct pt_regs *regs)
+{
+	if (!regs)
+		return PERF_SAMPLE_REGS_ABI_NONE;
+	return user_64bit_mode(regs) ? PERF_SAMPLE_REGS_ABI_64 :
+				       PERF_SAMPLE_REGS_ABI_32;
+}
+
+/* That of the task, whatever mode the sample hit; none without regs. */
+static u64 intr_regs_abi(struct pt_regs *regs)
+{
+	if (!regs)
+		return PERF_SAMPLE_REGS_ABI_NONE;
+	if (current->flags & PF_KTHREAD)
+		return PERF_SAMPLE_REGS_ABI_64;
+	return regs_abi(task_pt_regs(current));
+}
+
+/* The ABI word, then (a task's registers) the value of each in @mask. */
+static unsigned int regs_size(struct pt_regs *regs, u64 mask)
+{
+	return (1 + (regs ? hweight64(mask) : 0)) * sizeof(u64);
+}
+
+static void put_regs(struct perf_counter_output *out, struct pt_regs *regs,
+		     u64 abi, u64 mask)
+{
+	unsigned int bit;
+
+	put_u64(out, abi);
+	if (!regs)
+		return;
+	for_each_set_bit(bit, (unsigned long *)&mask, PERF_REG_X86_64_MAX)
+		put_u64(out, *(unsigned long *)((char *)regs +
+						reg_offsets[bit]));
+}
+
+/*
+ * Bytes of user stack a sample copies: what was asked, but not past the
+ * top of the user address space and not more than leaves the record
+ * (@other bytes so far, plus the size and dyn_size words) within the
+ * 64 KiB a record's size can say.
+ */
+static unsigned int ustack_size(const struct perf_counter *counter,
+				struct pt_regs *uregs, unsigned int other)
+{
+	unsigned long sp, room;
+	unsigned int size;
+
+	if (!uregs)
+		return 0;
+	sp = user_stack_pointer(uregs);
+	size = counter->attr.sample_stack_user;
+	room = sp < TASK_SIZE ? TASK_SIZE - sp : 0;
+	size = min_t(unsigned long, size, room);
+	other += 2 * sizeof(u64);
+	if (other >= USHRT_MAX)
+		return 0;
+	size = min_t(unsigned int, size, USHRT_MAX - other);
+	return round_down(size, sizeof(u64));
+}
+
+/*
+ * PERF_SAMPLE_STACK_USER: the size, the stack from the user SP up, and
+ * dyn_size, how much of it could be read; the rest of the copy is
+ * zeros.  Without user registers, a size of 0 alone.
+ */
+static void put_user_stack(struct perf_counter_output *out,
+			   struct pt_regs *uregs, unsigned int size)
+{
+	const void __user *sp;
+	unsigned int copied;
+
+	put_u64(out, size);
+	if (!size)
+		return;
+	sp = (const void __user *)user_stack_pointer(uregs);
+	copied = perf_counter_output_copy_user(out, sp, size);
+	put_u64(out, copied);
+}
+
 struct sample_data {
 	struct sample_id	id;
 	u64			ip;
@@ -375,6 +514,9 @@ struct sample_data {
 	u16			misc;
 	unsigned int		nr_values;
 	unsigned int		nr_ips;
+	struct pt_regs		*regs;		/* REGS_INTR: the sample's */
+	struct pt_regs		*uregs;		/* REGS_USER, STACK_USER */
+	unsigned int		ustack;		/* STACK_USER bytes */
 	u64			values[PERF_COUNTER_MAX_READ_VALUES];
 	u64			ips[PERF_COUNTER_MAX_STACK + 2];
 };
@@ -427,6 +569,12 @@ static unsigned int sample_size(struct perf_counter *counter,
 		size += (1 + d->nr_ips) * sizeof(u64);
 	if (type & PERF_SAMPLE_RAW)
 		size += perf_counter_raw_size(d->raw);
+	if (type & PERF_SAMPLE_REGS_USER)
+		size += regs_size(d->uregs, counter->attr.sample_regs_user);
+	if (type & PERF_SAMPLE_STACK_USER)
+		size += sizeof(u64) + (d->ustack ? d->ustack + sizeof(u64) : 0);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		size += regs_size(d->regs, counter->attr.sample_regs_intr);
 	return size;
 }
 
@@ -464,6 +612,14 @@ static void sample_write(struct perf_counter_output *out,
 	}
 	if (type & PERF_SAMPLE_RAW)
 		put_raw(out, d->raw);
+	if (type & PERF_SAMPLE_REGS_USER)
+		put_regs(out, d->uregs, regs_abi(d->uregs),
+			 counter->attr.sample_regs_user);
+	if (type & PERF_SAMPLE_STACK_USER)
+		put_user_stack(out, d->uregs, d->ustack);
+	if (type & PERF_SAMPLE_REGS_INTR)
+		put_regs(out, d->regs, intr_regs_abi(d->regs),
+			 counter->attr.sample_regs_intr);
 }
 
 /*
@@ -499,7 +655,15 @@ void perf_counter_write_sample(struct perf_counter *counter,
 	}
 	d->nr_ips = type & PERF_SAMPLE_CALLCHAIN ?
 		    callchain_collect(counter, regs, d->ips) : 0;
+	d->regs = regs;
+	d->uregs = sample_user_regs(regs);
+	d->ustack = 0;
 	size = sample_size(counter, d);
+	/* Sized last: it takes what room the record has left. */
+	if (type & PERF_SAMPLE_STACK_USER) {
+		d->ustack = ustack_size(counter, d->uregs, size);
+		size += d->ustack ? d->ustack + sizeof(u64) : 0;
+	}
 
 	rcu_read_lock();
 	rb = counter_buffer(counter);

@@ -44,7 +44,9 @@
 #include <linux/irq_work.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <asm/tlbflush.h>
 
 #include "internal.h"
 
@@ -300,6 +302,17 @@ static void rb_copy(struct perf_counter_buffer *rb, unsigned long pos,
 		memcpy(rb->data, src + first, len - first);
 }
 
+static void rb_zero(struct perf_counter_buffer *rb, unsigned long pos,
+		    unsigned long len)
+{
+	unsigned long off = pos & (rb->size - 1);
+	unsigned long first = min(len, rb->size - off);
+
+	memset(rb->data + off, 0, first);
+	if (len > first)
+		memset(rb->data, 0, len - first);
+}
+
 /*
  * Start a record of @size bytes for @counter: on success the caller
  * writes it with perf_counter_output_copy() and ends it with
@@ -341,6 +354,38 @@ void perf_counter_output_copy(struct perf_counter_output *out,
 		return;
 	rb_copy(out->rb, out->pos, src, len);
 	out->pos += len;
+}
+
+/*
+ * Copy @len bytes from user memory at @src into the record, where no
+ * fault may be taken (any context, NMIs included); returns how many
+ * could be read, from the start.  The rest of the @len bytes are zeros.
+ */
+unsigned int perf_counter_output_copy_user(struct perf_counter_output *out,
+					   const void __user *src,
+					   unsigned int len)
+{
+	struct perf_counter_buffer *rb = out->rb;
+	unsigned long off = out->pos & (rb->size - 1);
+	unsigned long first = min_t(unsigned long, len, rb->size - off);
+	unsigned long left = len;
+
+	if (WARN_ON_ONCE(len > out->end - out->pos))
+		return 0;
+	/* In an NMI the loaded page tables may not be current's. */
+	if (nmi_uaccess_okay() && access_ok(src, len)) {
+		pagefault_disable();
+		left = __copy_from_user_inatomic(rb->data + off, src, first);
+		if (!left && len > first)
+			left = __copy_from_user_inatomic(rb->data, src + first,
+							 len - first);
+		else if (left)
+			left += len - first;
+		pagefault_enable();
+	}
+	rb_zero(rb, out->pos + len - left, left);
+	out->pos += len;
+	return len - left;
 }
 
 void perf_counter_output_end(struct perf_counter_output *out, bool sample)

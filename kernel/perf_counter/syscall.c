@@ -84,6 +84,12 @@ static int check_sample_fields(const struct perf_counter_attr *attr)
 		    !IS_ALIGNED(attr->sample_stack_user, sizeof(u64)))
 			return -EINVAL;
 	}
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    !perf_counter_regs_mask_valid(attr->sample_regs_user))
+		return -EINVAL;
+	if ((attr->sample_type & PERF_SAMPLE_REGS_INTR) &&
+	    !perf_counter_regs_mask_valid(attr->sample_regs_intr))
+		return -EINVAL;
 	if (attr->use_clockid && !clockid_valid(attr->clockid))
 		return -EINVAL;
 	return 0;
@@ -130,7 +136,9 @@ static int check_rate(const struct perf_counter_attr *attr)
 			 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | \
-			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
+			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | \
+			 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | \
+			 PERF_SAMPLE_REGS_INTR)
 
 /*
  * Valid requests this subsystem does not carry out: refused, never

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include "arena.h"
 #include "build-id.h"
 #include "buildid-cache.h"
@@ -321,6 +323,41 @@ static int dso__load_vdso(struct dso *dso)
 	if (n >= 0)
 		dso->symsrc = arena__strdup(dsos.arena, found);
 	return n;
+}
+
+/*
+ * A file with the vdso image @dso's symbols came from, for readers that
+ * need a file (the unwinder): the build-id cache's copy, or this
+ * process's vdso written once to a memfd and named through /proc.
+ */
+int dso__vdso_path(struct dso *dso, char *buf, size_t size)
+{
+	static int memfd = -1;
+	unsigned long base;
+	size_t len;
+
+	if (dso->kind != DSO_KIND_VDSO || dso__load(dso) < 0)
+		return -ENOENT;
+	if (dso->symsrc) {
+		snprintf(buf, size, "%s", dso->symsrc);
+		return 0;
+	}
+	if (memfd < 0) {
+		base = getauxval(AT_SYSINFO_EHDR);
+		len = base ? vdso_size(base) : 0;
+		if (!len)
+			return -ENOENT;
+		memfd = memfd_create("vdso", MFD_CLOEXEC);
+		if (memfd < 0)
+			return -errno;
+		if (write(memfd, (const void *)base, len) != (ssize_t)len) {
+			close(memfd);
+			memfd = -1;
+			return -EIO;
+		}
+	}
+	snprintf(buf, size, "/proc/self/fd/%d", memfd);
+	return 0;
 }
 
 int dso__load(struct dso *dso)

@@ -55,6 +55,12 @@ int dso__load(struct dso *dso);
 const struct symbol *dso__find_symbol(struct dso *dso, u64 addr);
 size_t dso__nr_symbols(struct dso *dso);
 void dso__set_build_id(struct dso *dso, const void *id, size_t size);
+/*
+ * For a vdso: a file that holds the image its symbols came from (this
+ * process's, when the recorded one is the same, or the build-id cache's
+ * copy), 0 or -errno.
+ */
+int dso__vdso_path(struct dso *dso, char *buf, size_t size);
 /* The build id of the file behind @dso (honouring --symfs), if unknown. */
 int dso__read_build_id(struct dso *dso);
 

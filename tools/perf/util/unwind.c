@@ -129,9 +129,11 @@ const struct unwind_stats *unwinder__stats(const struct unwinder *u)
 void unwind_stats__warn(const struct unwind_stats *st, FILE *out)
 {
 	if (st->failed)
-		fprintf(out, "Warning: %llu of %llu samples with a user stack could not be unwound past their first frame (no CFI for the code, or a stack copy too short: try --call-graph dwarf,SIZE with a larger SIZE)\n",
+		fprintf(out, "Warning: %llu of %llu samples with a user stack could not be unwound past their first frame (no CFI for the code, or a stack copy too short: try --call-graph dwarf,SIZE with a larger SIZE); the first at %#llx: %s\n",
 			(unsigned long long)st->failed,
-			(unsigned long long)st->samples);
+			(unsigned long long)st->samples,
+			(unsigned long long)st->first_failed_ip,
+			st->first_error);
 	if (st->bad_stack)
 		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
 			(unsigned long long)st->bad_stack);
@@ -230,7 +232,7 @@ static void object_read_loads(struct unwind_object *o)
 }
 
 static struct unwind_object *find_object(struct unwinder *u,
-					 const struct dso *dso)
+					 struct dso *dso)
 {
 	char path[PATH_MAX];
 	struct unwind_object *o;
@@ -246,7 +248,9 @@ static struct unwind_object *find_object(struct unwinder *u,
 	o->dso = dso;
 	o->fd = -1;
 	u->objs_nr++;
-	if (symfs__find_object(dso->long_name, &dso->bid, path, sizeof(path)))
+	if (dso->kind == DSO_KIND_VDSO ?
+	    dso__vdso_path(dso, path, sizeof(path)) :
+	    symfs__find_object(dso->long_name, &dso->bid, path, sizeof(path)))
 		return NULL;
 	o->path = strdup(path);
 	if (o->path)
@@ -444,6 +448,25 @@ static struct unwind_proc *proc_ready(struct unwinder *u, u32 pid, u64 ip)
 	return p->attached ? p : NULL;
 }
 
+static void count_failure(struct unwinder *u, u64 ip,
+			  const struct unwind_proc *p)
+{
+	const struct map *map;
+
+	if (u->stats.failed++)
+		return;
+	u->stats.first_failed_ip = ip;
+	if (p) {
+		snprintf(u->stats.first_error, sizeof(u->stats.first_error),
+			 "%s", dwfl_errmsg(-1));
+		return;
+	}
+	map = maps__find(u->thread->maps, ip);
+	snprintf(u->stats.first_error, sizeof(u->stats.first_error),
+		 "no object file with CFI found for %s",
+		 map && map->dso ? map->dso->long_name : "its map");
+}
+
 /* The recorded chain up to its user part: what the kernel unwound. */
 static u64 kernel_part(const struct ip_callchain *cc)
 {
@@ -462,6 +485,7 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	const struct ip_callchain *cc = s->callchain;
 	u64 kernel = kernel_part(cc), ip;
 	struct unwind_proc *p;
+	int err = -1;
 
 	if (!s->user_regs.abi || !s->user_stack)
 		return cc;
@@ -482,12 +506,18 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	u->thread = t;
 	u->sample = s;
 	u->nr_frames = 0;
+	if (!maps__find(t->maps, ip)) {
+		u->stats.unmapped++;
+		u->chain->ips[u->chain->nr++] = ip;
+		return u->chain;
+	}
 	p = proc_ready(u, t->pid, ip);
 	if (p)
-		dwfl_getthread_frames(p->dwfl, t->pid, on_frame, p);
+		err = dwfl_getthread_frames(p->dwfl, t->pid, on_frame, p);
 	if (u->nr_frames == 0)
 		u->chain->ips[u->chain->nr++] = ip;
-	if (u->nr_frames <= 1)
-		u->stats.failed++;
+	/* An outermost frame (_start) ends the walk without an error. */
+	if (err && u->nr_frames <= 1)
+		count_failure(u, ip, p);
 	return u->chain;
 }

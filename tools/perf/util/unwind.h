@@ -22,6 +22,14 @@ struct unwind_stats {
 	u64 samples;		/* with a user stack and registers */
 	u64 failed;		/* of them, no frame past the first */
 	u64 bad_stack;		/* of them, a stack copy whose size lied */
+	/*
+	 * Of them, user registers in no known map: those the task entered
+	 * the kernel with before an exec that the sample caught half way.
+	 * Nothing to unwind, and no warning.
+	 */
+	u64 unmapped;
+	u64 first_failed_ip;	/* where the first failure was */
+	char first_error[96];	/* and why, as libdw says */
 };
 
 struct unwinder *unwinder__new(struct machine *m);

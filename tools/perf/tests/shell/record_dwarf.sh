@@ -31,7 +31,9 @@ folded() {
 		fail "report -g folded failed on $1: $(cat "$tmpdir/rep.err")"
 }
 spin_path='unwind_lib_spin;unwind_spin_outer[^;]*;main;'
-sort_path='unwind_compare;(msort_with_tmp[^;]*;)*[^;]*qsort[^;]*;unwind_lib_sort;unwind_sort_outer[^;]*;main;'
+# libc's own frames between qsort and the comparison may have no symbol
+# (a libc without its local symbols): any frames there.
+sort_path='unwind_compare;([^;]*;)*[^;]*qsort[^;]*;unwind_lib_sort;unwind_sort_outer[^;]*;main;'
 has_paths() {
 	grep -Eq "$spin_path" "$tmpdir/folded.txt" &&
 		grep -Eq "$sort_path" "$tmpdir/folded.txt"
@@ -41,8 +43,11 @@ has_paths || fail "the known call paths are not in the report: $(head -n 20 "$tm
 # Nearly every sample is unwound to main.
 total=$(grep -c . "$tmpdir/folded.txt")
 [ "$total" -gt 0 ] || fail "no call graph lines"
-grep -q 'Warning' "$tmpdir/rep.err" &&
-	fail "unwinding warned on a good recording: $(cat "$tmpdir/rep.err")"
+# Samples at code without CFI (the first instructions of the dynamic
+# loader) are rare; more than 1% that fail means the unwinder does.
+set -- $(sed -n 's/^Warning: \([0-9]*\) of \([0-9]*\) samples with a user stack.*/\1 \2/p' "$tmpdir/rep.err")
+[ $# = 0 ] || [ $(($1 * 100)) -le "$2" ] ||
+	fail "unwinding failed on a good recording: $(cat "$tmpdir/rep.err")"
 
 # Frame pointers on the same code: the chains are broken, the check
 # above would fail.
@@ -60,21 +65,38 @@ grep -A2 'unwind_lib_spin$' "$tmpdir/script.txt" | grep -q 'unwind_spin_outer' |
 
 # A stack copy whose size says more than it has is not unwound, with one
 # warning and a count; a copy cut short ends the chain early, no crash.
-# A sample's dyn_size is its last 8 bytes (nothing follows STACK_USER).
+# A sample's dyn_size is its last 8 bytes (nothing follows STACK_USER):
+# set it to 2^40 in the first sample with a stack, to 16 in the next two.
 bad=$tmpdir/bad.data
 cp "$ours" "$bad"
-"$PERF" script -D -i "$bad" | perl -e '
-	open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
-	while (<STDIN>) {
-		next unless /^\S+ (0x[0-9a-f]+) \[(0x[0-9a-f]+)\]: PERF_RECORD_SAMPLE/;
-		($off, $size) = (hex $1, hex $2);
-		next if $size < 4096;
-		seek $fh, $off + $size - 8, 0;
-		print $fh pack("Q<", ++$n == 1 ? 1 << 40 : 16);
-		exit 0 if $n == 3;
+put_dyn_size() {	# file offset, then the 8 bytes as octal escapes
+	printf "$2" | dd of="$bad" bs=1 seek="$1" conv=notrunc 2>/dev/null
+}
+"$PERF" script -D -i "$bad" | awk '
+	/^[^ ]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE/ {
+		off = strtonum_hex($2); size = strtonum_hex(substr($3, 2))
+		if (size >= 4096 && n++ < 3)
+			print off + size - 8
 	}
-	die "fewer than 3 samples with a stack\n";' "$bad" ||
-	fail "could not damage the stack sizes"
+	function strtonum_hex(s,   v, i, c) {
+		v = 0; s = tolower(s); sub(/^0x/, "", s); sub(/\]:$/, "", s)
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1)) - 1
+			v = v * 16 + c
+		}
+		return v
+	}' > "$tmpdir/dyn.offsets"
+[ "$(wc -l < "$tmpdir/dyn.offsets")" = 3 ] ||
+	fail "fewer than 3 samples with a stack in $ours"
+n=0
+while read -r at; do
+	n=$((n + 1))
+	if [ $n = 1 ]; then
+		put_dyn_size "$at" '\000\000\000\000\001\000\000\000'
+	else
+		put_dyn_size "$at" '\020\000\000\000\000\000\000\000'
+	fi
+done < "$tmpdir/dyn.offsets"
 "$PERF" report -i "$bad" --stdio --no-children > /dev/null 2>"$tmpdir/bad.err" ||
 	fail "report failed on damaged stack sizes: $(cat "$tmpdir/bad.err")"
 grep -q '1 samples have a user stack whose size field is larger' "$tmpdir/bad.err" ||

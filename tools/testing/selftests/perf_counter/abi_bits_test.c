@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <poll.h>
+#include <asm/perf_regs.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -666,7 +667,13 @@ struct parsed {
 	__u32	pid, tid, cpu;
 	__u64	nr_values, nr_ips, raw_size;
 	__u64	*values, *ips;
+	__u64	user_abi, intr_abi, *user_regs, *intr_regs;
+	__u64	stack_size, stack_dyn;
 };
+
+/* The registers the register rows ask for: IP and SP. */
+#define SAMPLE_REGS	((1ULL << PERF_REG_X86_IP) | (1ULL << PERF_REG_X86_SP))
+#define STACK_BYTES	64
 
 /* Walk a sample in the ABI's order; its size in bytes, or 0 if bad. */
 static size_t parse_sample(const struct perf_counter_attr *attr,
@@ -711,6 +718,24 @@ static size_t parse_sample(const struct perf_counter_attr *attr,
 		p->raw_size = *(__u32 *)w;
 		w = (__u64 *)((char *)w + 4 + p->raw_size);
 	}
+	if (t & PERF_SAMPLE_REGS_USER) {
+		p->user_abi = *w++;
+		p->user_regs = w;
+		if (p->user_abi)
+			w += __builtin_popcountll(attr->sample_regs_user);
+	}
+	if (t & PERF_SAMPLE_STACK_USER) {
+		p->stack_size = *w++;
+		w += p->stack_size / 8;
+		if (p->stack_size)
+			p->stack_dyn = *w++;
+	}
+	if (t & PERF_SAMPLE_REGS_INTR) {
+		p->intr_abi = *w++;
+		p->intr_regs = w;
+		if (p->intr_abi)
+			w += __builtin_popcountll(attr->sample_regs_intr);
+	}
 	return (char *)w - (char *)h;
 }
 
@@ -732,6 +757,8 @@ static void touch_one(void)
 static void check_sample_field(struct __test_metadata *_metadata,
 			       __u64 bit, const struct parsed *p)
 {
+	const __u64 *regs;
+
 	switch (bit) {
 	case PERF_SAMPLE_IP:
 		EXPECT_NE(0, p->ip);
@@ -772,6 +799,21 @@ static void check_sample_field(struct __test_metadata *_metadata,
 	case PERF_SAMPLE_IDENTIFIER:
 		EXPECT_EQ(session.id, p->identifier);
 		break;
+	case PERF_SAMPLE_REGS_USER:
+	case PERF_SAMPLE_REGS_INTR:
+		/* A user fault: SP and IP (bit order) are user addresses. */
+		regs = bit == PERF_SAMPLE_REGS_USER ? p->user_regs : p->intr_regs;
+		EXPECT_EQ(PERF_SAMPLE_REGS_ABI_64,
+			  bit == PERF_SAMPLE_REGS_USER ? p->user_abi : p->intr_abi);
+		EXPECT_NE(0, regs[0]);
+		EXPECT_GT(1ULL << 47, regs[0]);
+		EXPECT_NE(0, regs[1]);
+		EXPECT_GT(1ULL << 47, regs[1]);
+		break;
+	case PERF_SAMPLE_STACK_USER:
+		EXPECT_EQ(STACK_BYTES, p->stack_size);
+		EXPECT_EQ(STACK_BYTES, p->stack_dyn);
+		break;
 	}
 }
 
@@ -781,7 +823,8 @@ static void check_sample_field(struct __test_metadata *_metadata,
 			 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_ID | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW | \
-			 PERF_SAMPLE_IDENTIFIER)
+			 PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_USER | \
+			 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR)
 
 TEST(every_sample_bit_is_written_or_refused)
 {
@@ -798,6 +841,9 @@ TEST(every_sample_bit_is_written_or_refused)
 				  PERF_COUNT_SW_PAGE_FAULTS);
 		attr.sample_period = 1;
 		attr.sample_type = bit;
+		attr.sample_regs_user = SAMPLE_REGS;
+		attr.sample_regs_intr = SAMPLE_REGS;
+		attr.sample_stack_user = STACK_BYTES;
 		attr.exclude_kernel = 1;
 		attr.disabled = 1;
 		if (!(bit & SAMPLE_WRITTEN)) {
