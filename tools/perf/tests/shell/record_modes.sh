@@ -93,11 +93,15 @@ $PERF record -m 3 -- true > /dev/null 2>&1
 [ $? = 129 ] || fail "-m 3 (not a power of two) accepted"
 $PERF record -c 10 -F 10 -- true > /dev/null 2>&1
 [ $? = 129 ] || fail "-c with -F accepted"
-$PERF record --call-graph dwarf -- true > /dev/null 2>"$tmpdir/dwarf.err"
-[ $? = 129 ] || fail "--call-graph dwarf should be refused clearly"
-# The reason alone, not buried under the option list.
-[ "$(wc -l < "$tmpdir/dwarf.err")" = 1 ] && grep -q "'dwarf'" "$tmpdir/dwarf.err" ||
-	fail "--call-graph dwarf: not the one-line reason: $(head -n 3 "$tmpdir/dwarf.err")"
+# Call graph modes and DWARF stack sizes we do not take: the reason
+# alone, not buried under the option list.
+for mode in lbr dwarf,0 dwarf,12x dwarf,70000 dwarfx; do
+	$PERF record --call-graph $mode -- true > /dev/null 2>"$tmpdir/cg.err"
+	[ $? = 129 ] || fail "--call-graph $mode should be refused clearly"
+	[ "$(wc -l < "$tmpdir/cg.err")" = 1 ] &&
+		grep -q "'${mode#dwarf,}'" "$tmpdir/cg.err" ||
+		fail "--call-graph $mode: not the one-line reason: $(head -n 3 "$tmpdir/cg.err")"
+done
 
 # Recording to a pipe: what the command prints goes to standard error,
 # not into the data (as Linux perf does it).
