@@ -88,6 +88,28 @@ static inline void counter_attr_init(struct perf_counter_attr *attr,
 	attr->config = config;
 }
 
+/*
+ * Why the hardware-counter cases cannot run here, or NULL: no PMU
+ * (cycles says ENOENT), or perf_event_open, whose PMU the model is not
+ * and whose refusals are its own.
+ */
+static inline const char *no_hw_counters(void)
+{
+	struct perf_counter_attr attr;
+	int fd;
+
+	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.disabled = 1;
+	fd = counter_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && errno == ENOENT)
+		return "no hardware PMU (cycles: ENOENT)";
+	if (fd >= 0)
+		close(fd);
+	if (!backend_is_counter())
+		return "the PMU model and the backend's refusals are perf_counter_open's";
+	return NULL;
+}
+
 /* A software counter on the calling task, any CPU, not in a group. */
 static inline int sw_counter_open(__u64 config, __u64 read_format,
 				  bool disabled)

@@ -79,18 +79,10 @@ static bool model_read(struct pmu_model *m)
  */
 static const char *hw_missing(struct pmu_model *m)
 {
-	struct perf_counter_attr attr;
-	int fd;
+	const char *why = no_hw_counters();
 
-	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	attr.disabled = 1;
-	fd = counter_open(&attr, 0, -1, -1, 0);
-	if (fd < 0 && errno == ENOENT)
-		return "no hardware PMU (cycles: ENOENT)";
-	if (fd >= 0)
-		close(fd);
-	if (!backend_is_counter())
-		return "the PMU model and the backend's refusals are perf_counter_open's";
+	if (why)
+		return why;
 	if (m && !model_read(m))
 		return "no PMU model: " MODEL_PATH " is absent";
 	return NULL;

@@ -696,18 +696,10 @@ static int open_cpu_counter(int cpu, __u32 type, __u64 config, __u64 period)
 /* Why the cycles accounting cannot run here, or NULL. */
 static const char *no_pmu_model(__u64 *rate, __u64 *overflows)
 {
-	struct perf_counter_attr attr;
-	int fd;
+	const char *why = no_hw_counters();
 
-	counter_attr_init(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	attr.disabled = 1;
-	fd = counter_open(&attr, 0, -1, -1, 0);
-	if (fd < 0 && errno == ENOENT)
-		return "no hardware PMU (cycles: ENOENT)";
-	if (fd >= 0)
-		close(fd);
-	if (!backend_is_counter())
-		return "the PMU model is perf_counter_open's";
+	if (why)
+		return why;
 	if (!model_overflows(rate, overflows))
 		return "no PMU model: " MODEL_PATH " is absent";
 	return NULL;
