@@ -216,8 +216,8 @@ same_report() {
 
 # A marker that is no context (all ones, as a broken frame-pointer walk
 # can leave) in the call chain of a recording: the last entry of the
-# fifth sample with a chain of 3 or more, found through the raw dump's
-# offsets.  Needs perl.
+# fifth sample with a chain of 3 or more that ends in user space, found
+# through the raw dump's offsets.  Needs perl.
 plant_bad_chain_marker() {
 	"$PERF" script -D -i "$1" | perl -e '
 		open(my $fh, "+<", $ARGV[0]) or die; binmode $fh;
@@ -227,11 +227,14 @@ plant_bad_chain_marker() {
 			}
 			push @ips, hex $1 if defined $off && /^\.{5} +\d+: ([0-9a-f]{16})$/;
 			next unless defined $off && /^$/;
-			if (@ips >= 3 && ++$n == 5) {
+			if (@ips >= 3 && $ips[-1] < 1 << 63 && ++$n == 5) {
 				seek $fh, $off, 0; read $fh, $rec, $size;
-				$at = index($rec, pack("Q<", $ips[-1])) if $ips[-1] < 1 << 63;
-				die "entry not found\n" unless defined $at && $at >= 0;
-				seek $fh, $off + $at, 0; print $fh pack("Q<", ~0); exit 0;
+				# The whole chain, nr first: a single value may
+				# also stand in another field.
+				$at = index($rec, pack("Q<*", scalar(@ips), @ips));
+				die "chain not found\n" unless $at >= 0 && $at % 8 == 0;
+				seek $fh, $off + $at + 8 * @ips, 0;
+				print $fh pack("Q<", ~0); exit 0;
 			}
 			undef $off;
 		}
