@@ -85,7 +85,8 @@ static int record_callgraph(const struct option *opt, const char *arg,
 		cmd->callgraph.mode = RECORD_CALLGRAPH_NONE;
 		return 0;
 	}
-	msg = record_callgraph__parse(arg, &cmd->callgraph);
+	msg = arg ? record_callgraph__parse(arg, &cmd->callgraph) :
+		    record_callgraph__default(&cmd->callgraph);
 	if (msg) {
 		fprintf(stderr, "perf record: %s\n", msg);
 		return PARSE_OPT_ERROR_SAID;

@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include "config.h"
 #include "event.h"
 #include "record.h"
 
@@ -557,12 +558,21 @@ int record_synthesize_target(const struct target *t, pid_t cmd_pid,
 #define DWARF_REGS_USER		0xff0fffULL
 #define DWARF_STACK_MAX		65528U
 
+/* The stack size of dwarf without one: call-graph.dump-size, or 8192. */
+static const char *dwarf_default_size(char *buf, size_t size)
+{
+	if (perf_config__get("call-graph.dump-size", buf, size) || !*buf)
+		return NULL;
+	return buf;
+}
+
 const char *record_callgraph__parse(const char *arg,
 				    struct record_callgraph_param *p)
 {
-	static char msg[128];
+	static char msg[160];
 	unsigned long size = RECORD_DWARF_STACK_DEFAULT;
-	char *end;
+	const char *size_str = NULL;
+	char conf[32], *end;
 
 	p->mode = RECORD_CALLGRAPH_FP;
 	p->stack_size = 0;
@@ -574,20 +584,42 @@ const char *record_callgraph__parse(const char *arg,
 			 arg);
 		return msg;
 	}
-	if (arg[5] == ',') {
+	if (arg[5] == ',')
+		size_str = arg + 6;
+	else
+		size_str = dwarf_default_size(conf, sizeof(conf));
+	if (size_str) {
 		errno = 0;
-		size = strtoul(arg + 6, &end, 0);
-		if (errno || end == arg + 6 || *end || !size ||
+		size = strtoul(size_str, &end, 0);
+		if (errno || end == size_str || *end || !size ||
 		    size > DWARF_STACK_MAX) {
 			snprintf(msg, sizeof(msg),
-				 "dwarf stack size '%s' is not a number of bytes from 8 to %u",
-				 arg + 6, DWARF_STACK_MAX);
+				 "dwarf stack size '%s'%s is not a number of bytes from 8 to %u",
+				 size_str, arg[5] ? "" : " (call-graph.dump-size)",
+				 DWARF_STACK_MAX);
 			return msg;
 		}
 	}
 	p->mode = RECORD_CALLGRAPH_DWARF;
 	p->stack_size = (size + 7) & ~7UL;
 	return NULL;
+}
+
+const char *record_callgraph__default(struct record_callgraph_param *p)
+{
+	static char msg[192];
+	char mode[64];
+	const char *err;
+
+	if (perf_config__get("call-graph.record-mode", mode, sizeof(mode)) ||
+	    !*mode)
+		return record_callgraph__parse(NULL, p);
+	err = record_callgraph__parse(mode, p);
+	if (!err)
+		return NULL;
+	snprintf(msg, sizeof(msg), "%s (call-graph.record-mode in the perf config)",
+		 err);
+	return msg;
 }
 
 void record_callgraph__apply(const struct record_callgraph_param *p,

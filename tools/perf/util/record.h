@@ -78,6 +78,12 @@ struct record_callgraph_param {
  */
 const char *record_callgraph__parse(const char *arg,
 				    struct record_callgraph_param *p);
+/*
+ * -g: the mode the perf config's call-graph.record-mode names (fp
+ * unless it does), as Linux perf; dwarf without a size takes
+ * call-graph.dump-size there too.
+ */
+const char *record_callgraph__default(struct record_callgraph_param *p);
 /* The attr bits @p asks for, on an attr set up for sampling. */
 void record_callgraph__apply(const struct record_callgraph_param *p,
 			     struct perf_counter_attr *attr);

@@ -57,6 +57,15 @@ fp=$tmpdir/fp.data
 folded "$fp"
 has_paths && fail "frame pointers gave the whole paths: the check proves nothing"
 
+# -g takes its mode from the perf config, as in Linux perf:
+# call-graph.record-mode, and call-graph.dump-size for dwarf.
+printf '[call-graph]\n\trecord-mode = dwarf\n\tdump-size = 4096\n' > "$tmpdir/perfconfig"
+PERF_CONFIG=$tmpdir/perfconfig "$PERF" record -q -g -o "$tmpdir/cfg.data" -- true ||
+	fail "record -g with call-graph.record-mode = dwarf failed"
+"$PERF" report -i "$tmpdir/cfg.data" --header-only | grep '^# event :' |
+	grep -q 'REGS_USER|STACK_USER.*sample_stack_user = 4096' ||
+	fail "-g did not record dwarf with 4096 bytes of stack: $("$PERF" report -i "$tmpdir/cfg.data" --header-only | grep '^# event :')"
+
 # perf script shows the unwound frames too, the leaf first.
 "$PERF" script -i "$ours" -F ip,sym > "$tmpdir/script.txt" 2>"$tmpdir/script.err" ||
 	fail "script failed: $(cat "$tmpdir/script.err")"
