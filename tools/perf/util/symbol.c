@@ -900,13 +900,32 @@ static int open_debug_tree(struct elf_obj *o, const char *path,
 	return -ENOENT;
 }
 
+/*
+ * The separate debug file of the object at @path (open in @rt, or not
+ * found) with build id @want: by build id under DEBUG_DIR and in the
+ * cache, by .gnu_debuglink, in the debug trees.  0 and @dbg open.
+ */
+static int open_debug_file(struct elf_obj *dbg, const char *path,
+			   const struct elf_obj *rt, const struct build_id *want,
+			   char *found, size_t found_size)
+{
+	if (want && (!open_build_id_debug(dbg, want, found, found_size) ||
+		     !open_cached(dbg, want, "debug", true, found, found_size)))
+		return 0;
+	if (rt->elf && !open_debuglink(dbg, path, rt, want, found, found_size))
+		return 0;
+	if (path[0] == '/' && !open_debug_tree(dbg, path, want, found, found_size))
+		return 0;
+	return -ENOENT;
+}
+
 int symtab__load_elf(struct symtab *st, const char *path,
 		     const struct build_id *bid, char *found, size_t found_size)
 {
 	struct elf_obj rt = ELF_OBJ_INIT, dbg = ELF_OBJ_INIT;
 	const struct build_id *want = bid && bid->size ? bid : NULL;
 	struct build_id own;
-	bool have_rt, have_dbg = false;
+	bool have_rt, have_dbg;
 	char rt_path[PATH_MAX] = "";
 	int err;
 
@@ -924,15 +943,7 @@ int symtab__load_elf(struct symtab *st, const char *path,
 				       sizeof(rt_path));
 	if (!want && have_rt && !elf_obj__build_id(&rt, &own))
 		want = &own;
-	if (want)
-		have_dbg = !open_build_id_debug(&dbg, want, found, found_size) ||
-			   !open_cached(&dbg, want, "debug", true, found,
-					found_size);
-	if (!have_dbg && have_rt)
-		have_dbg = !open_debuglink(&dbg, path, &rt, want, found,
-					   found_size);
-	if (!have_dbg && path[0] == '/')
-		have_dbg = !open_debug_tree(&dbg, path, want, found, found_size);
+	have_dbg = !open_debug_file(&dbg, path, &rt, want, found, found_size);
 	if (!have_dbg && !have_rt)
 		return -ENOENT;
 	if (!have_dbg && found)
@@ -956,6 +967,23 @@ int symfs__find_object(const char *path, const struct build_id *bid,
 out:
 	elf_obj__close(&o);
 	return 0;
+}
+
+int symfs__find_debug(const char *path, const struct build_id *bid,
+		      char *found, size_t found_size)
+{
+	struct elf_obj rt = ELF_OBJ_INIT, dbg = ELF_OBJ_INIT;
+	const struct build_id *want = bid && bid->size ? bid : NULL;
+	struct build_id own;
+	int err;
+
+	if (!open_object(&rt, path, want, false, NULL, 0) && !want &&
+	    !elf_obj__build_id(&rt, &own))
+		want = &own;
+	err = open_debug_file(&dbg, path, &rt, want, found, found_size);
+	elf_obj__close(&dbg);
+	elf_obj__close(&rt);
+	return err;
 }
 
 int symtab__load_cached(struct symtab *st, const struct build_id *bid,

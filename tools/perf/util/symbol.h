@@ -114,5 +114,12 @@ int symfs__path(const char *path, char *buf, size_t size);
  */
 int symfs__find_object(const char *path, const struct build_id *bid,
 		       char *found, size_t found_size);
+/*
+ * The separate debug file of that object, found as its symbols are
+ * (build-id paths, the build-id cache, .gnu_debuglink, the debug
+ * trees, all under --symfs): 0 and its path in @found, or -ENOENT.
+ */
+int symfs__find_debug(const char *path, const struct build_id *bid,
+		      char *found, size_t found_size);
 
 #endif /* __PERF_UTIL_SYMBOL_H */

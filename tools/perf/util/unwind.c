@@ -84,12 +84,34 @@ struct unwinder {
 	struct unwind_stats stats;
 };
 
-static char *debuginfo_path;
+/*
+ * .debug_frame of an object whose code has no .eh_frame for an address:
+ * its separate debug file, found as its symbols are (symbol.h), under
+ * --symfs too.  The module's userdata is its struct dso (arena-kept:
+ * the object table may move).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const struct dso *dso = *userdata;
+	char path[PATH_MAX];
+	int fd;
+
+	if (!dso || symfs__find_debug(dso->long_name, &dso->bid, path,
+				      sizeof(path)))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	*debuginfo_file_name = strdup(path);
+	return fd;
+}
 
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf	= dwfl_build_id_find_elf,
-	.find_debuginfo	= dwfl_standard_find_debuginfo,
-	.debuginfo_path	= &debuginfo_path,
+	.find_debuginfo	= find_debuginfo,
 };
 
 struct unwinder *unwinder__new(struct machine *m)
@@ -286,6 +308,8 @@ static void report_module(struct unwind_proc *p, u64 addr)
 	struct unwinder *u = p->u;
 	struct unwind_object *o;
 	const struct map *map;
+	Dwfl_Module *mod;
+	void **userdata;
 	u64 vaddr;
 
 	if (dwfl_addrmodule(p->dwfl, addr))
@@ -297,9 +321,12 @@ static void report_module(struct unwind_proc *p, u64 addr)
 	if (!o || !object_vaddr(o, addr - map->start + map->pgoff, &vaddr))
 		return;
 	dwfl_report_begin_add(p->dwfl);
-	dwfl_report_elf(p->dwfl, map->dso->short_name, o->path, -1,
-			addr - vaddr, false);
+	mod = dwfl_report_elf(p->dwfl, map->dso->short_name, o->path, -1,
+			      addr - vaddr, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL,
+				    NULL, NULL))
+		*userdata = map->dso;
 }
 
 /* --- Thread callbacks: the sample is the thread's state --- */

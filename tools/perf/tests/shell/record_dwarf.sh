@@ -57,6 +57,32 @@ fp=$tmpdir/fp.data
 folded "$fp"
 has_paths && fail "frame pointers gave the whole paths: the check proves nothing"
 
+# .debug_frame in a separate debug file: libcfi-wl-df.so is the library
+# built without .eh_frame for its code, its CFI only in the file its
+# .gnu_debuglink names.  Without that file the walk stops in the
+# library; beside the library, or under --symfs only, it goes through.
+df=$tmpdir/df
+mkdir "$df"
+cp "$src/cfi-wl" "$df/"
+cp "$src/libcfi-wl-df.so" "$df/libcfi-wl.so"
+"$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmpdir/df.data" \
+	-- "$df/cfi-wl" 0.5 2>/dev/null || fail "record of the .debug_frame workload failed"
+folded "$tmpdir/df.data"
+grep -Eq "$spin_path" "$tmpdir/folded.txt" &&
+	fail "unwound through the library without its debug file: the check proves nothing"
+cp "$src/libcfi-wl-df.debug" "$df/"
+folded "$tmpdir/df.data"
+grep -Eq "$spin_path" "$tmpdir/folded.txt" ||
+	fail ".debug_frame of the debug file beside the library not used: $(head -n 5 "$tmpdir/folded.txt")"
+symfs=$tmpdir/symfs
+mkdir -p "$symfs$df"
+mv "$df/libcfi-wl-df.debug" "$df/cfi-wl" "$df/libcfi-wl.so" "$symfs$df/"
+"$PERF" report -i "$tmpdir/df.data" --stdio --no-children -g folded,0,callee \
+	--sort sym --symfs "$symfs" 2>/dev/null > "$tmpdir/folded.txt" ||
+	fail "report --symfs failed"
+grep -Eq 'unwind_lib_spin;unwind_spin_outer[^;]*;main' "$tmpdir/folded.txt" ||
+	fail ".debug_frame under --symfs not used: $(grep unwind_lib_spin "$tmpdir/folded.txt" | head -n 3)"
+
 # -g takes its mode from the perf config, as in Linux perf:
 # call-graph.record-mode, and call-graph.dump-size for dwarf.
 printf '[call-graph]\n\trecord-mode = dwarf\n\tdump-size = 4096\n' > "$tmpdir/perfconfig"
