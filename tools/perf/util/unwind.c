@@ -411,7 +411,14 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	}
 	if (!sample_reg(r, REG_IP, &v))
 		return false;
-	dwfl_thread_state_register_pc(thread, i386 ? (u32)v : v);
+	/*
+	 * The IP is a DWARF register too (16, or 8 on i386), which CFI
+	 * expressions read: those of PLT entries compute the CFA from it.
+	 */
+	w = i386 ? (u32)v : v;
+	if (!dwfl_thread_state_registers(thread, n, 1, &w))
+		return false;
+	dwfl_thread_state_register_pc(thread, w);
 	return true;
 }
 
@@ -521,6 +528,12 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 		u->stats.bad_stack++;
 		return cc;
 	}
+	/*
+	 * Nothing of the stack could be copied (its page was not there):
+	 * no user frames at all, not even the registers' IP, as Linux perf.
+	 */
+	if (!s->user_stack_size)
+		return cc;
 	if (!sample_reg(&s->user_regs, REG_IP, &ip) ||
 	    !sample_reg(&s->user_regs, REG_SP, &u->sp) ||
 	    chain_reserve(u, kernel + 1 + UNWIND_MAX_FRAMES))
