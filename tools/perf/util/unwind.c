@@ -60,10 +60,23 @@ struct unwind_object {
 	u32 nr_loads;
 };
 
+/*
+ * What a reported module stands for (its Dwfl_Module's userdata): the
+ * DSO, and the bias it was reported at.  A pid's Dwfl outlives an exec
+ * and pid reuse; a module that no longer matches the map at its address
+ * makes the Dwfl stale.
+ */
+struct unwind_module {
+	struct dso *dso;
+	u64 bias;
+	struct unwind_module *next;	/* all of them, for freeing */
+};
+
 struct unwind_proc {
 	u32 pid;
 	bool used;
 	bool attached;
+	bool stale;		/* a module no longer matches its map */
 	Dwfl *dwfl;
 	struct unwinder *u;
 };
@@ -74,6 +87,7 @@ struct unwinder {
 	u32 procs_size, procs_nr;
 	struct unwind_object *objs;	/* open addressing by dso */
 	u32 objs_size, objs_nr;
+	struct unwind_module *modules;
 	/* The sample being unwound. */
 	struct thread *thread;
 	const struct perf_sample *sample;
@@ -87,20 +101,19 @@ struct unwinder {
 /*
  * .debug_frame of an object whose code has no .eh_frame for an address:
  * its separate debug file, found as its symbols are (symbol.h), under
- * --symfs too.  The module's userdata is its struct dso (arena-kept:
- * the object table may move).
+ * --symfs too.  The module's userdata is its struct unwind_module.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const struct dso *dso = *userdata;
+	const struct unwind_module *m = *userdata;
 	char path[PATH_MAX];
 	int fd;
 
-	if (!dso || symfs__find_debug(dso->long_name, &dso->bid, path,
-				      sizeof(path)))
+	if (!m || symfs__find_debug(m->dso->long_name, &m->dso->bid, path,
+				    sizeof(path)))
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -136,6 +149,12 @@ void unwinder__delete(struct unwinder *u)
 		free(u->objs[i].path);
 		if (u->objs[i].dso && u->objs[i].fd >= 0)
 			close(u->objs[i].fd);
+	}
+	while (u->modules) {
+		struct unwind_module *m = u->modules;
+
+		u->modules = m->next;
+		free(m);
 	}
 	free(u->procs);
 	free(u->objs);
@@ -298,35 +317,63 @@ static bool object_vaddr(const struct unwind_object *o, u64 off, u64 *vaddr)
 
 /* --- Modules --- */
 
+static const struct unwind_module *module_of(Dwfl_Module *mod)
+{
+	void **userdata;
+
+	if (!dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+			      NULL))
+		return NULL;
+	return *userdata;
+}
+
+static void report_new_module(struct unwind_proc *p, struct dso *dso,
+			      const char *path, u64 bias)
+{
+	struct unwind_module *m = malloc(sizeof(*m));
+	Dwfl_Module *mod;
+	void **userdata;
+
+	if (!m)
+		return;
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, dso->short_name, path, -1, bias, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL,
+				      NULL, NULL)) {
+		free(m);
+		return;
+	}
+	*m = (struct unwind_module){ dso, bias, p->u->modules };
+	p->u->modules = m;
+	*userdata = m;
+}
+
 /*
  * Make sure the object mapped at @addr is a module of @p's Dwfl, at the
  * bias its map gives: address in the process = address in the object +
- * bias.
+ * bias.  -ESTALE when the module there is another's (an exec, a reused
+ * pid, a library mapped elsewhere since).
  */
-static void report_module(struct unwind_proc *p, u64 addr)
+static int report_module(struct unwind_proc *p, u64 addr)
 {
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, addr);
+	const struct unwind_module *m = mod ? module_of(mod) : NULL;
 	struct unwinder *u = p->u;
-	struct unwind_object *o;
+	struct unwind_object *o = NULL;
 	const struct map *map;
-	Dwfl_Module *mod;
-	void **userdata;
 	u64 vaddr;
 
-	if (dwfl_addrmodule(p->dwfl, addr))
-		return;
 	map = maps__find(u->thread->maps, addr);
-	if (!map || map->identity || !map->dso)
-		return;
-	o = find_object(u, map->dso);
+	if (map && !map->identity && map->dso)
+		o = find_object(u, map->dso);
 	if (!o || !object_vaddr(o, addr - map->start + map->pgoff, &vaddr))
-		return;
-	dwfl_report_begin_add(p->dwfl);
-	mod = dwfl_report_elf(p->dwfl, map->dso->short_name, o->path, -1,
-			      addr - vaddr, false);
-	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (mod && dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL,
-				    NULL, NULL))
-		*userdata = map->dso;
+		return mod ? -ESTALE : 0;
+	if (mod)
+		return m && m->dso == map->dso && m->bias == addr - vaddr ?
+		       0 : -ESTALE;
+	report_new_module(p, map->dso, o->path, addr - vaddr);
+	return 0;
 }
 
 /* --- Thread callbacks: the sample is the thread's state --- */
@@ -454,7 +501,10 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* The next step needs the CFI of the object this frame is in. */
-	report_module(p, pc);
+	if (report_module(p, pc) == -ESTALE) {
+		p->stale = true;
+		return DWARF_CB_ABORT;
+	}
 	/* A return address: the call is the instruction before it. */
 	if (!activation)
 		pc--;
@@ -463,18 +513,30 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 						    DWARF_CB_ABORT;
 }
 
+/* A Dwfl for the process as its maps are now. */
+static void proc_reset(struct unwind_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+	p->stale = false;
+}
+
 static struct unwind_proc *proc_ready(struct unwinder *u, u32 pid, u64 ip)
 {
 	struct unwind_proc *p = find_proc(u, pid);
 
 	if (!p)
 		return NULL;
+	if (p->dwfl && (p->stale || report_module(p, ip) == -ESTALE))
+		proc_reset(p);
 	if (!p->dwfl) {
 		p->dwfl = dwfl_begin(&offline_callbacks);
 		if (!p->dwfl)
 			return NULL;
+		report_module(p, ip);
 	}
-	report_module(p, ip);
 	/* The backend (x86-64 or i386) comes from the first module. */
 	if (!p->attached && dwfl_addrmodule(p->dwfl, ip))
 		p->attached = dwfl_attach_state(p->dwfl, NULL, pid,
@@ -554,6 +616,15 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	p = proc_ready(u, t->pid, ip);
 	if (p)
 		err = dwfl_getthread_frames(p->dwfl, t->pid, on_frame, p);
+	/* A module of the process's past came up: once more, afresh. */
+	if (p && p->stale) {
+		u->chain->nr = kernel + 1;
+		u->nr_frames = 0;
+		p = proc_ready(u, t->pid, ip);
+		if (p)
+			err = dwfl_getthread_frames(p->dwfl, t->pid, on_frame,
+						    p);
+	}
 	if (u->nr_frames == 0)
 		u->chain->ips[u->chain->nr++] = ip;
 	/* An outermost frame (_start) ends the walk without an error. */
