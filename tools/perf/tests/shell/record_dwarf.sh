@@ -107,6 +107,24 @@ PERF_CONFIG=$tmpdir/perfconfig "$PERF" record -q -g -o "$tmpdir/cfg.data" -- tru
 	grep -q 'REGS_USER|STACK_USER.*sample_stack_user = 4096' ||
 	fail "-g did not record dwarf with 4096 bytes of stack: $("$PERF" report -i "$tmpdir/cfg.data" --header-only | grep '^# event :')"
 
+# perf sched timehist too: where the workload was preempted, its user
+# frames after the kernel's (Linux perf 6.1's timehist shows the kernel
+# frames only).  Two copies on one CPU preempt each other.
+if { [ -d /sys/kernel/tracing/events/sched/sched_switch ] ||
+     [ -d /sys/kernel/debug/tracing/events/sched/sched_switch ]; } &&
+   command -v taskset > /dev/null; then
+	"$PERF" record -q -e sched:sched_switch --call-graph dwarf \
+		-o "$tmpdir/sched.data" -- taskset -c 0 sh -c \
+		'"$0" 0.3 & "$0" 0.3; wait' "$wl" 2>"$tmpdir/sched.err" ||
+		fail "record -e sched:sched_switch --call-graph dwarf failed: $(cat "$tmpdir/sched.err")"
+	"$PERF" sched timehist -i "$tmpdir/sched.data" > "$tmpdir/timehist.txt" 2>&1 ||
+		fail "sched timehist failed: $(head -n 3 "$tmpdir/timehist.txt")"
+	grep -q 'cfi-wl.* <- unwind_' "$tmpdir/timehist.txt" ||
+		fail "timehist shows no unwound frame of the workload: $(grep cfi-wl "$tmpdir/timehist.txt" | head -n 3)"
+else
+	echo "no sched:sched_switch tracepoint or no taskset: timehist's unwinding is not checked"
+fi
+
 # perf script shows the unwound frames too, the leaf first.
 "$PERF" script -i "$ours" -F ip,sym > "$tmpdir/script.txt" 2>"$tmpdir/script.err" ||
 	fail "script failed: $(cat "$tmpdir/script.err")"
