@@ -46,7 +46,6 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
-#include <asm/tlbflush.h>
 
 #include "internal.h"
 
@@ -372,17 +371,16 @@ unsigned int perf_counter_output_copy_user(struct perf_counter_output *out,
 
 	if (WARN_ON_ONCE(len > out->end - out->pos))
 		return 0;
-	/* In an NMI the loaded page tables may not be current's. */
-	if (nmi_uaccess_okay() && access_ok(src, len)) {
-		pagefault_disable();
-		left = __copy_from_user_inatomic(rb->data + off, src, first);
-		if (!left && len > first)
-			left = __copy_from_user_inatomic(rb->data, src + first,
-							 len - first);
-		else if (left)
-			left += len - first;
-		pagefault_enable();
-	}
+	/*
+	 * copy_from_user_nmi(): no fault taken, nothing that locks (the
+	 * checks of usercopy hardening would), and nothing read while an
+	 * NMI finds another mm's page tables loaded.
+	 */
+	left = copy_from_user_nmi(rb->data + off, src, first);
+	if (!left && len > first)
+		left = copy_from_user_nmi(rb->data, src + first, len - first);
+	else if (left)
+		left += len - first;
 	rb_zero(rb, out->pos + len - left, left);
 	out->pos += len;
 	return len - left;
