@@ -67,6 +67,7 @@ struct unwind_object {
  * makes the Dwfl stale.
  */
 struct unwind_module {
+	const struct map *map;		/* it was reported for (maps never change) */
 	struct dso *dso;
 	u64 bias;
 	struct unwind_module *next;	/* all of them, for freeing */
@@ -327,9 +328,10 @@ static const struct unwind_module *module_of(Dwfl_Module *mod)
 	return *userdata;
 }
 
-static void report_new_module(struct unwind_proc *p, struct dso *dso,
+static void report_new_module(struct unwind_proc *p, const struct map *map,
 			      const char *path, u64 bias)
 {
+	struct dso *dso = map->dso;
 	struct unwind_module *m = malloc(sizeof(*m));
 	Dwfl_Module *mod;
 	void **userdata;
@@ -344,7 +346,7 @@ static void report_new_module(struct unwind_proc *p, struct dso *dso,
 		free(m);
 		return;
 	}
-	*m = (struct unwind_module){ dso, bias, p->u->modules };
+	*m = (struct unwind_module){ map, dso, bias, p->u->modules };
 	p->u->modules = m;
 	*userdata = m;
 }
@@ -365,6 +367,9 @@ static int report_module(struct unwind_proc *p, u64 addr)
 	u64 vaddr;
 
 	map = maps__find(u->thread->maps, addr);
+	/* Every frame asks: the map it was reported for answers at once. */
+	if (m && map && m->map == map)
+		return 0;
 	if (map && !map->identity && map->dso)
 		o = find_object(u, map->dso);
 	if (!o || !object_vaddr(o, addr - map->start + map->pgoff, &vaddr))
@@ -372,7 +377,7 @@ static int report_module(struct unwind_proc *p, u64 addr)
 	if (mod)
 		return m && m->dso == map->dso && m->bias == addr - vaddr ?
 		       0 : -ESTALE;
-	report_new_module(p, map->dso, o->path, addr - vaddr);
+	report_new_module(p, map, o->path, addr - vaddr);
 	return 0;
 }
 
