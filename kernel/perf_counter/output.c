@@ -238,6 +238,20 @@ static unsigned int callchain_kernel(struct pt_regs *regs, u64 *ips,
 	return n + 1;
 }
 
+/*
+ * The user-mode registers of the sampled task: those of the sample when
+ * it hit user mode, else those its entry to the kernel saved.  A kernel
+ * thread has none.
+ */
+static struct pt_regs *sample_user_regs(struct pt_regs *regs)
+{
+	if (regs && user_mode(regs))
+		return regs;
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	return task_pt_regs(current);
+}
+
 struct user_frame {
 	unsigned long	next;
 	unsigned long	ret;
@@ -251,10 +265,9 @@ static unsigned int callchain_user(struct pt_regs *regs, u64 *ips,
 	unsigned long fp;
 	unsigned int n = 0;
 
-	if (!current->mm || (current->flags & PF_KTHREAD) || max < 2)
+	regs = sample_user_regs(regs);
+	if (!regs || max < 2)
 		return 0;
-	if (!user_mode(regs))
-		regs = task_pt_regs(current);
 	ips[n++] = PERF_CONTEXT_USER;
 	ips[n++] = instruction_pointer(regs);
 	fp = regs->bp;
@@ -366,7 +379,6 @@ static unsigned int read_values(struct perf_counter *counter, u64 *values)
 	return n;
 }
 
-/* What a sample needs besides the counter, gathered before sizing. */
 /* --- registers and the user stack --- */
 
 /* Where each PERF_REG_X86_* register a sample may carry is in pt_regs. */
@@ -408,20 +420,6 @@ static const u16 reg_offsets[PERF_REG_X86_64_MAX] = {
 bool perf_counter_regs_mask_valid(u64 mask)
 {
 	return mask && !(mask & ~SAMPLE_REGS_VALID);
-}
-
-/*
- * The user-mode registers of the sampled task: those of the sample when
- * it hit user mode, else those its entry to the kernel saved.  A kernel
- * thread has none.
- */
-static struct pt_regs *sample_user_regs(struct pt_regs *regs)
-{
-	if (regs && user_mode(regs))
-		return regs;
-	if (!current->mm || (current->flags & PF_KTHREAD))
-		return NULL;
-	return task_pt_regs(current);
 }
 
 static u64 regs_abi(struct pt_regs *regs)
@@ -505,6 +503,7 @@ static void put_user_stack(struct perf_counter_output *out,
 	put_u64(out, copied);
 }
 
+/* What a sample needs besides the counter, gathered before sizing. */
 struct sample_data {
 	struct sample_id	id;
 	u64			ip;
@@ -656,7 +655,8 @@ void perf_counter_write_sample(struct perf_counter *counter,
 	d->nr_ips = type & PERF_SAMPLE_CALLCHAIN ?
 		    callchain_collect(counter, regs, d->ips) : 0;
 	d->regs = regs;
-	d->uregs = sample_user_regs(regs);
+	d->uregs = type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER) ?
+		   sample_user_regs(regs) : NULL;
 	d->ustack = 0;
 	size = sample_size(counter, d);
 	/* Sized last: it takes what room the record has left. */
