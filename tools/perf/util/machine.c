@@ -978,7 +978,7 @@ void machine__exit(struct machine *m)
 	struct maps *maps;
 
 	if (m->unwinder) {
-		unwind_stats__warn(unwinder__stats(m->unwinder), stderr);
+		unwinder__warn(m->unwinder, stderr);
 		unwinder__delete(m->unwinder);
 	}
 	for (maps = m->all_maps; maps; maps = maps->next)

@@ -19,6 +19,7 @@
 #include <elfutils/libdwfl.h>
 #include "dso.h"
 #include "machine.h"
+#include "cfi-rules.h"
 #include "symbol.h"
 #include "unwind.h"
 
@@ -44,6 +45,21 @@ static const u8 dwarf_regs_32[] = {
 	REG_AX, REG_CX, REG_DX, REG_BX, REG_SP, REG_BP, REG_SI, REG_DI,
 };
 
+struct unwind_stats {
+	u64 samples;		/* with a user stack and registers */
+	u64 by_rules;		/* of them, walked by compiled rules alone */
+	u64 failed;		/* of them, no frame past the first */
+	u64 bad_stack;		/* of them, a stack copy whose size lied */
+	/*
+	 * Of them, user registers in no known map: those the task entered
+	 * the kernel with before an exec that the sample caught half way.
+	 * Nothing to unwind, and no warning.
+	 */
+	u64 unmapped;
+	u64 first_failed_ip;	/* where the first failure was */
+	char first_error[96];	/* and why, as libdw says */
+};
+
 /* A PT_LOAD segment: where file offsets land in the object's addresses. */
 struct unwind_load {
 	u64 offset;
@@ -56,6 +72,7 @@ struct unwind_object {
 	const struct dso *dso;		/* NULL: empty slot */
 	char *path;			/* NULL: no file found */
 	int fd;				/* for memory reads, opened lazily */
+	struct cfi_table *cfi;		/* its compiled rules, made lazily */
 	struct unwind_load loads[UNWIND_MAX_LOADS];
 	u32 nr_loads;
 };
@@ -96,6 +113,8 @@ struct unwinder {
 	struct ip_callchain *chain;
 	u32 chain_alloc;
 	u32 nr_frames;
+	bool dwfl_only;		/* PERF_UNWIND=dwfl: no compiled rules */
+	bool print_stats;	/* PERF_UNWIND=stats */
 	struct unwind_stats stats;
 };
 
@@ -131,9 +150,13 @@ static const Dwfl_Callbacks offline_callbacks = {
 struct unwinder *unwinder__new(struct machine *m)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
+	const char *how = getenv("PERF_UNWIND");
 
-	if (u)
-		u->machine = m;
+	if (!u)
+		return NULL;
+	u->machine = m;
+	u->dwfl_only = how && !strcmp(how, "dwfl");
+	u->print_stats = how && !strcmp(how, "stats");
 	return u;
 }
 
@@ -150,6 +173,7 @@ void unwinder__delete(struct unwinder *u)
 		free(u->objs[i].path);
 		if (u->objs[i].dso && u->objs[i].fd >= 0)
 			close(u->objs[i].fd);
+		cfi_table__delete(u->objs[i].cfi);
 	}
 	while (u->modules) {
 		struct unwind_module *m = u->modules;
@@ -163,13 +187,10 @@ void unwinder__delete(struct unwinder *u)
 	free(u);
 }
 
-const struct unwind_stats *unwinder__stats(const struct unwinder *u)
+void unwinder__warn(const struct unwinder *u, FILE *out)
 {
-	return &u->stats;
-}
+	const struct unwind_stats *st = &u->stats;
 
-void unwind_stats__warn(const struct unwind_stats *st, FILE *out)
-{
 	if (st->failed)
 		fprintf(out, "Warning: %llu of %llu samples with a user stack could not be unwound past their first frame (no CFI for the code, or a stack copy too short: try --call-graph dwarf,SIZE with a larger SIZE); the first at %#llx: %s\n",
 			(unsigned long long)st->failed,
@@ -178,6 +199,12 @@ void unwind_stats__warn(const struct unwind_stats *st, FILE *out)
 			st->first_error);
 	if (st->bad_stack)
 		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
+			(unsigned long long)st->bad_stack);
+	if (u->print_stats)
+		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad\n",
+			(unsigned long long)st->samples,
+			(unsigned long long)st->by_rules,
+			(unsigned long long)st->unmapped,
 			(unsigned long long)st->bad_stack);
 }
 
@@ -411,11 +438,9 @@ static bool read_mapped_file(struct unwinder *u, u64 addr, u64 *val)
 		     addr - map->start + map->pgoff) == sizeof(*val);
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
-			void *arg)
+/* A word of the sampled process: from its stack copy, or a mapped file. */
+static bool read_word(struct unwinder *u, u64 addr, u64 *result)
 {
-	struct unwind_proc *p = arg;
-	struct unwinder *u = p->u;
 	u64 size = u->sample->user_stack_size, off = addr - u->sp, val = 0;
 	bool i386 = u->sample->user_regs.abi == PERF_SAMPLE_REGS_ABI_32;
 	u64 width = i386 ? 4 : 8;
@@ -428,6 +453,18 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	if (!read_mapped_file(u, addr, &val))
 		return false;
 	*result = i386 ? (u32)val : val;
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct unwind_proc *p = arg;
+	u64 val;
+
+	if (!read_word(p->u, addr, &val))
+		return false;
+	*result = val;
 	return true;
 }
 
@@ -516,6 +553,82 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	u->chain->ips[u->chain->nr++] = pc;
 	return ++u->nr_frames < UNWIND_MAX_FRAMES ? DWARF_CB_OK :
 						    DWARF_CB_ABORT;
+}
+
+/* --- The walk by compiled rules --- */
+
+static bool rules_read(void *arg, u64 addr, u64 *val)
+{
+	return read_word(arg, addr, val);
+}
+
+/* The compiled rule for the code at @pc of the sampled process, or NULL. */
+static const struct cfi_rule *rule_at(struct unwinder *u, u64 pc)
+{
+	const struct map *map = maps__find(u->thread->maps, pc);
+	struct unwind_object *o = NULL;
+	u64 vaddr;
+
+	if (map && !map->identity && map->dso)
+		o = find_object(u, map->dso);
+	if (!o || !object_vaddr(o, pc - map->start + map->pgoff, &vaddr))
+		return NULL;
+	if (!o->cfi)
+		o->cfi = cfi_table__new(o->path);
+	return o->cfi ? cfi_table__find(o->cfi, vaddr) : NULL;
+}
+
+static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
+			    struct cfi_regs *regs)
+{
+	u64 v;
+	int i;
+
+	regs->set = 0;
+	for (i = 0; i < (int)sizeof(dwarf_regs_64); i++) {
+		if (sample_reg(r, dwarf_regs_64[i], &v)) {
+			regs->val[i] = v;
+			regs->set |= 1U << i;
+		}
+	}
+	regs->val[CFI_REG_RA] = ip;
+	regs->set |= 1U << CFI_REG_RA;
+}
+
+/*
+ * The user frames of the sample by compiled rules (cfi-rules.h), as
+ * libdwfl would find them.  False, with nothing kept, at a frame that
+ * needs what only libdwfl does: a rule that was not compiled, or code
+ * with no .eh_frame entry (libdwfl then tries .debug_frame, and the
+ * frame pointer where there is no CFI at all).
+ */
+static bool walk_by_rules(struct unwinder *u, u64 ip)
+{
+	u64 start = u->chain->nr, pc = ip, at;
+	const struct cfi_rule *r;
+	struct cfi_regs regs[2];
+	int cur = 0;
+
+	if (u->sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_64)
+		return false;
+	initial_regs_64(&u->sample->user_regs, ip, &regs[0]);
+	for (;;) {
+		/* A return address: the call is the instruction before it. */
+		at = u->nr_frames ? pc - 1 : pc;
+		u->chain->ips[u->chain->nr++] = at;
+		if (++u->nr_frames >= UNWIND_MAX_FRAMES)
+			return true;
+		r = rule_at(u, at);
+		if (!r || r->status != CFI_RULE_OK)
+			break;
+		if (!cfi_rule__step(r, &regs[cur], &regs[!cur], rules_read, u))
+			return true;
+		cur = !cur;
+		pc = regs[cur].val[CFI_REG_RA];
+	}
+	u->chain->nr = start;
+	u->nr_frames = 0;
+	return false;
 }
 
 /* A Dwfl for the process as its maps are now. */
@@ -616,6 +729,10 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	if (!maps__find(t->maps, ip)) {
 		u->stats.unmapped++;
 		u->chain->ips[u->chain->nr++] = ip;
+		return u->chain;
+	}
+	if (!u->dwfl_only && walk_by_rules(u, ip)) {
+		u->stats.by_rules++;
 		return u->chain;
 	}
 	p = proc_ready(u, t->pid, ip);

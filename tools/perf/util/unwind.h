@@ -18,20 +18,6 @@ struct machine;
 struct thread;
 struct unwinder;
 
-struct unwind_stats {
-	u64 samples;		/* with a user stack and registers */
-	u64 failed;		/* of them, no frame past the first */
-	u64 bad_stack;		/* of them, a stack copy whose size lied */
-	/*
-	 * Of them, user registers in no known map: those the task entered
-	 * the kernel with before an exec that the sample caught half way.
-	 * Nothing to unwind, and no warning.
-	 */
-	u64 unmapped;
-	u64 first_failed_ip;	/* where the first failure was */
-	char first_error[96];	/* and why, as libdw says */
-};
-
 struct unwinder *unwinder__new(struct machine *m);
 void unwinder__delete(struct unwinder *u);
 
@@ -46,9 +32,11 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 					   struct thread *t,
 					   const struct perf_sample *s);
 
-const struct unwind_stats *unwinder__stats(const struct unwinder *u);
-
-/* The one warning for samples that could not be unwound, if any. */
-void unwind_stats__warn(const struct unwind_stats *st, FILE *out);
+/*
+ * The one warning for samples that could not be unwound, if any; and
+ * with PERF_UNWIND=stats in the environment, how the samples were
+ * unwound.
+ */
+void unwinder__warn(const struct unwinder *u, FILE *out);
 
 #endif /* __PERF_UTIL_UNWIND_H */

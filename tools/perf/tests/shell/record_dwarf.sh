@@ -38,6 +38,25 @@ has_paths() {
 	grep -Eq "$spin_path" "$tmpdir/folded.txt" &&
 		grep -Eq "$sort_path" "$tmpdir/folded.txt"
 }
+# The compiled CFI rules (util/cfi-rules.c) give the frames libdwfl gives
+# (PERF_UNWIND=dwfl walks with libdwfl alone): every sample the same,
+# and at least $2 percent of them walked by the rules alone, or the
+# comparison would prove nothing.
+same_as_dwfl() {
+	PERF_UNWIND=stats "$PERF" script -i "$1" -F tid,ip,sym,dso \
+		> "$tmpdir/rules.script" 2>"$tmpdir/rules.err" ||
+		fail "script failed on $1: $(cat "$tmpdir/rules.err")"
+	PERF_UNWIND=dwfl "$PERF" script -i "$1" -F tid,ip,sym,dso \
+		> "$tmpdir/dwfl.script" 2>/dev/null ||
+		fail "script with PERF_UNWIND=dwfl failed on $1"
+	cmp -s "$tmpdir/rules.script" "$tmpdir/dwfl.script" ||
+		fail "compiled CFI rules and libdwfl disagree on $1: $(diff "$tmpdir/dwfl.script" "$tmpdir/rules.script" | head -n 20)"
+	set -- "$2" $(sed -n 's/^unwind: \([0-9]*\) samples .*, \([0-9]*\) walked by compiled rules.*/\1 \2/p' "$tmpdir/rules.err")
+	[ $# = 3 ] && [ "$2" -gt 0 ] && [ $(($3 * 100)) -ge $(($2 * $1)) ] ||
+		fail "fewer than $1% of the samples walked by compiled rules: $(cat "$tmpdir/rules.err")"
+}
+
+same_as_dwfl "$ours" 90
 folded "$ours"
 has_paths || fail "the known call paths are not in the report: $(head -n 20 "$tmpdir/folded.txt")"
 # Nearly every sample is unwound to main.
@@ -86,6 +105,7 @@ folded "$tmpdir/df.data"
 grep -Eq "$spin_path" "$tmpdir/folded.txt" &&
 	fail "unwound through the library without its debug file: the check proves nothing"
 cp "$src/libcfi-wl-df.debug" "$df/"
+same_as_dwfl "$tmpdir/df.data" 0
 folded "$tmpdir/df.data"
 grep -Eq "$spin_path" "$tmpdir/folded.txt" ||
 	fail ".debug_frame of the debug file beside the library not used: $(head -n 5 "$tmpdir/folded.txt")"
@@ -188,6 +208,7 @@ for data in "$ours" "$linux"; do
 	cmp -s "$tmpdir/ours.script" "$tmpdir/linux.script" ||
 		fail "script differs on $data: $(diff "$tmpdir/linux.script" "$tmpdir/ours.script" | head -n 20)"
 done
+same_as_dwfl "$linux" 90
 folded "$linux"
 has_paths || fail "the known call paths are not in our report of Linux perf's file"
 exit 0

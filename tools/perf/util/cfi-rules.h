@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_UTIL_CFI_RULES_H
+#define __PERF_UTIL_CFI_RULES_H
+
+#include <stdbool.h>
+#include <perf/types.h>
+
+/*
+ * The call frame rules of one x86-64 object, compiled from its
+ * .eh_frame once per code address and kept.  libdw finds and runs the
+ * CFI program of an address; what it answers is reduced here to a
+ * register and offset for the CFA and one small rule per register, so
+ * that every later frame at that address is one table lookup and a few
+ * loads from the stack copy.
+ *
+ * Only what the x86-64 psABI's compilers emit is compiled: CFA =
+ * register + offset, registers saved at or computed from the CFA,
+ * copied from another register, undefined or unchanged.  A rule that is
+ * a general DWARF expression, a signal frame's, or an address with no
+ * .eh_frame entry is not: the caller walks such a stack with libdwfl,
+ * which knows them all, so the result is the same either way.
+ */
+#define CFI_NR_REGS	17	/* DWARF registers 0-15, and 16: the return address */
+#define CFI_REG_RA	16
+
+enum cfi_how {
+	CFI_UNDEFINED,		/* no value: the register is unset */
+	CFI_SAME,		/* unchanged by the call */
+	CFI_AT_CFA,		/* saved at CFA + off */
+	CFI_VAL_CFA,		/* is CFA + off */
+	CFI_REGISTER,		/* is register off of the callee */
+};
+
+enum cfi_status {
+	CFI_RULE_OK,
+	CFI_RULE_NONE,		/* no .eh_frame entry for the address */
+	CFI_RULE_OTHER,		/* there is one, but not of the forms above */
+};
+
+#define CFI_NO_CFA	0xff	/* the CFA is undefined */
+
+struct cfi_rule {
+	u64 addr;		/* the object address compiled for */
+	s64 cfa_off;
+	u8 cfa_reg;		/* or CFI_NO_CFA */
+	u8 status;		/* enum cfi_status */
+	u8 used;
+	u8 how[CFI_NR_REGS];	/* enum cfi_how */
+	s32 off[CFI_NR_REGS];
+};
+
+/* A frame's registers: val[r] is meaningful where bit r of set is. */
+struct cfi_regs {
+	u64 val[CFI_NR_REGS];
+	u32 set;
+};
+
+struct cfi_table;
+
+/* The rules of the object at @path; NULL only when out of memory. */
+struct cfi_table *cfi_table__new(const char *path);
+void cfi_table__delete(struct cfi_table *t);
+
+/* The rule at object address @addr, compiled on first use; or NULL. */
+const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr);
+
+typedef bool (*cfi_read_fn)(void *arg, u64 addr, u64 *val);
+
+/*
+ * The caller's registers from the callee's @in by rule @r (status OK);
+ * @read loads a word of the process's memory.  True with the caller's
+ * return address in out->val[CFI_REG_RA]; false where the walk ends:
+ * the return address is undefined, unknown, or zero.
+ */
+bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
+		    struct cfi_regs *out, cfi_read_fn read, void *arg);
+
+#endif /* __PERF_UTIL_CFI_RULES_H */
