@@ -145,6 +145,36 @@ else
 	echo "no sched:sched_switch tracepoint or no taskset: timehist's unwinding is not checked"
 fi
 
+# Where frame pointers give whole chains, the kernel's walk of them and
+# the CFI give the same frames.  cfi-wl-fp is the workload built -O0
+# with a frame in every function (at -O2 GCC sets up no frame in a leaf,
+# and the frame-pointer chain of unwind_lib_spin lacks its caller, as it
+# does for every -fomit-frame-pointer build).  Its spin loop's chains up
+# to main, and the first caller of unwind_compare (in libc, whose code
+# keeps no frame pointer past that), are compared; a path must have at
+# least 1% of the samples: the rare sample in a prologue has no frame yet.
+fp_paths() {
+	"$PERF" report -i "$1" --stdio --no-children -g folded,0,callee \
+		--sort sym 2>/dev/null | awk '
+		/^[0-9.]+% unwind_lib_spin;/ { p = $2; sub(/;main;.*/, ";main", p) }
+		/^[0-9.]+% unwind_compare;/ { split($2, f, ";"); p = f[1] ";" f[2] }
+		/^[0-9.]+% / && p != "" { sum[p] += $1; p = "" }
+		END { for (p in sum) if (sum[p] >= 1) print p }' | sort
+}
+cp "$src/cfi-wl-fp" "$src/libcfi-wl-fp.so" "$tmpdir/bin/" ||
+	fail "the workload cfi-wl-fp is not built beside perf"
+"$PERF" record -q -e cpu-clock -F 2000 -g -o "$tmpdir/fp.data" \
+	-- "$tmpdir/bin/cfi-wl-fp" 0.5 2>/dev/null || fail "record -g of cfi-wl-fp failed"
+"$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmpdir/fpdw.data" \
+	-- "$tmpdir/bin/cfi-wl-fp" 0.5 2>/dev/null ||
+	fail "record --call-graph dwarf of cfi-wl-fp failed"
+fp_paths "$tmpdir/fp.data" > "$tmpdir/fp.paths"
+fp_paths "$tmpdir/fpdw.data" > "$tmpdir/fpdw.paths"
+grep -qx 'unwind_lib_spin;unwind_spin_outer;main' "$tmpdir/fp.paths" ||
+	fail "no whole frame-pointer chain of the spin loop: $(cat "$tmpdir/fp.paths")"
+cmp -s "$tmpdir/fp.paths" "$tmpdir/fpdw.paths" ||
+	fail "frame-pointer and DWARF chains differ: $(diff "$tmpdir/fp.paths" "$tmpdir/fpdw.paths")"
+
 # perf script shows the unwound frames too, the leaf first.
 "$PERF" script -i "$ours" -F ip,sym > "$tmpdir/script.txt" 2>"$tmpdir/script.err" ||
 	fail "script failed: $(cat "$tmpdir/script.err")"
