@@ -22,6 +22,7 @@
 #include "util/parse-options.h"
 #include "util/record.h"
 #include "util/record-output.h"
+#include "util/regs.h"
 #include "util/switch-output.h"
 #include "util/target.h"
 #include "util/tod.h"
@@ -35,6 +36,7 @@ struct record_cmd {
 	int period;
 	int freq;
 	struct record_callgraph_param callgraph;
+	struct record_regs_param regs;
 	const char *output_name;
 	unsigned int mmap_pages;
 	bool no_inherit;
@@ -94,6 +96,25 @@ static int record_callgraph(const struct option *opt, const char *arg,
 	return 0;
 }
 
+/* --user-regs[=LIST] and -I/--intr-regs[=LIST] */
+static int record_regs_option(const struct option *opt, const char *arg,
+			      int unset)
+{
+	u64 *mask = opt->value;
+	char err[128];
+
+	if (unset) {
+		*mask = 0;
+		return 0;
+	}
+	if (!regs__parse(arg, mask, stderr, err, sizeof(err)))
+		return 0;
+	if (*err)
+		fprintf(stderr, "perf record: --%s: %s\n", opt->long_name,
+			err);
+	return PARSE_OPT_ERROR_SAID;
+}
+
 static bool record_is_workload_only(const struct record_cmd *cmd)
 {
 	return cmd->argv && !target__has_cpus(&cmd->target) &&
@@ -126,6 +147,7 @@ static void record_setup_attr(struct record_cmd *cmd, struct perf_evsel *e,
 	if (target__has_cpus(&cmd->target))
 		a->sample_type |= PERF_SAMPLE_CPU;
 	record_callgraph__apply(&cmd->callgraph, a);
+	record_regs__apply(&cmd->regs, &cmd->callgraph, a);
 	if (perf_evlist__nr_entries(cmd->evlist) > 1)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
 	if (a->type == PERF_TYPE_TRACEPOINT)
@@ -553,6 +575,19 @@ static void record_choose_clock(struct record_cmd *cmd)
 	cmd->out.tod = cmd->tod;
 }
 
+static void record_check_chains(struct record_cmd *cmd,
+				const struct option *options)
+{
+	const struct record_callgraph_param *cg = &cmd->callgraph;
+
+	if ((cg->user_only || cg->kernel_only) &&
+	    cg->mode == RECORD_CALLGRAPH_NONE)
+		usage_with_options_msg(record_usage, options,
+				       "--user-callchains and --kernel-callchains choose which call chains -g or --call-graph records: add one");
+	if (cmd->regs.user && cg->mode == RECORD_CALLGRAPH_DWARF)
+		fprintf(stderr, "perf record: warning: --user-regs with --call-graph dwarf samples the registers named, the IP and the stack pointer only: unwinding stops where the CFI needs another\n");
+}
+
 static void record_check_options(struct record_cmd *cmd,
 				 const struct option *options)
 {
@@ -575,6 +610,7 @@ static void record_check_options(struct record_cmd *cmd,
 				       "unknown clock '%s' for -k (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
 				       cmd->clock_name);
 	record_choose_clock(cmd);
+	record_check_chains(cmd, options);
 	if (!cmd->mmap_pages || (cmd->mmap_pages & (cmd->mmap_pages - 1)))
 		usage_with_options_msg(record_usage, options,
 				       "-m needs a power of two number of pages");
@@ -621,6 +657,19 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK(0, "call-graph", &cmd, "fp|dwarf[,size]",
 			     "record call chains: frame pointers, or user stacks of size bytes (default 8192) for DWARF unwinding",
 			     record_callgraph),
+		OPT_BOOLEAN(0, "user-callchains", &cmd.callgraph.user_only,
+			    "call chains of user space only"),
+		OPT_BOOLEAN(0, "kernel-callchains", &cmd.callgraph.kernel_only,
+			    "call chains of the kernel only"),
+		{ .type = OPTION_CALLBACK, .long_name = "user-regs",
+		  .value = &cmd.regs.user, .argh = "reg,...",
+		  .help = "sample these user registers (all by default; '?' lists them)",
+		  .callback = record_regs_option, .optional_arg = true },
+		{ .type = OPTION_CALLBACK, .short_name = 'I',
+		  .long_name = "intr-regs", .value = &cmd.regs.intr,
+		  .argh = "reg,...",
+		  .help = "sample these registers at the interrupt (all by default; '?' lists them)",
+		  .callback = record_regs_option, .optional_arg = true },
 		OPT_STRING('o', "output", &cmd.output_name, "file",
 			   "output file ('-' for a pipe)"),
 		OPT_UINTEGER('m', "mmap-pages", &cmd.mmap_pages, "pages",

@@ -20,6 +20,7 @@
 #include "config.h"
 #include "event.h"
 #include "record.h"
+#include "regs.h"
 
 /* The fd each (cpu, thread) counter redirects its output to. */
 static int ring_index(const struct perf_evlist *evlist, int c, int t)
@@ -555,7 +556,6 @@ int record_synthesize_target(const struct target *t, pid_t cmd_pid,
  * of x86-64 but the segment registers, as Linux perf asks) and the
  * stack, whose size the ABI wants a multiple of 8 below 64 KiB.
  */
-#define DWARF_REGS_USER		0xff0fffULL
 #define DWARF_STACK_MAX		65528U
 
 /* The stack size of dwarf without one: call-graph.dump-size, or 8192. */
@@ -628,11 +628,31 @@ void record_callgraph__apply(const struct record_callgraph_param *p,
 	if (p->mode == RECORD_CALLGRAPH_NONE)
 		return;
 	attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (p->kernel_only && !p->user_only)
+		attr->exclude_callchain_user = 1;
+	if (p->user_only && !p->kernel_only)
+		attr->exclude_callchain_kernel = 1;
 	if (p->mode != RECORD_CALLGRAPH_DWARF)
 		return;
 	/* The kernel's own walk of the user stack would be thrown away. */
 	attr->exclude_callchain_user = 1;
 	attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	attr->sample_regs_user = DWARF_REGS_USER;
+	attr->sample_regs_user = REGS_X86_64_MASK;
 	attr->sample_stack_user = p->stack_size;
+}
+
+void record_regs__apply(const struct record_regs_param *r,
+			const struct record_callgraph_param *cg,
+			struct perf_counter_attr *attr)
+{
+	if (r->user) {
+		attr->sample_type |= PERF_SAMPLE_REGS_USER;
+		attr->sample_regs_user = r->user;
+		if (cg->mode == RECORD_CALLGRAPH_DWARF)
+			attr->sample_regs_user |= REGS_X86_MIN_UNWIND;
+	}
+	if (r->intr) {
+		attr->sample_type |= PERF_SAMPLE_REGS_INTR;
+		attr->sample_regs_intr = r->intr;
+	}
 }

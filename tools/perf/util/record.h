@@ -67,6 +67,16 @@ enum record_callgraph {
 struct record_callgraph_param {
 	enum record_callgraph mode;
 	u32 stack_size;			/* DWARF: bytes of user stack */
+	/*
+	 * --user-callchains, --kernel-callchains: the chains of that side
+	 * only; both (or none) mean both sides, as Linux perf documents.
+	 */
+	bool user_only, kernel_only;
+};
+
+/* The registers samples carry: --user-regs, -I/--intr-regs (masks). */
+struct record_regs_param {
+	u64 user, intr;
 };
 
 /* Bytes of user stack --call-graph dwarf copies unless told. */
@@ -87,6 +97,14 @@ const char *record_callgraph__default(struct record_callgraph_param *p);
 /* The attr bits @p asks for, on an attr set up for sampling. */
 void record_callgraph__apply(const struct record_callgraph_param *p,
 			     struct perf_counter_attr *attr);
+/*
+ * The attr bits of @r, after record_callgraph__apply(): with DWARF call
+ * graphs --user-regs names what is sampled besides the IP and the stack
+ * pointer, as in Linux perf.
+ */
+void record_regs__apply(const struct record_regs_param *r,
+			const struct record_callgraph_param *cg,
+			struct perf_counter_attr *attr);
 
 /* Records for what existed before counting started, from /proc. */
 int record_synthesize_thread(pid_t pid, pid_t tid, size_t id_size,

@@ -16,6 +16,7 @@
 #include <event-parse.h>
 #include <perf/cpumap.h>
 #include "dump.h"
+#include "regs.h"
 #include "script.h"
 #include "trace-data.h"
 
@@ -34,8 +35,8 @@ static const struct {
 	{ "time", SF_TIME }, { "cpu", SF_CPU }, { "event", SF_EVENT },
 	{ "trace", SF_TRACE }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "dso", SF_DSO }, { "addr", SF_ADDR }, { "symoff", SF_SYMOFF },
-	{ "srcline", -1 }, { "period", SF_PERIOD }, { "iregs", -1 },
-	{ "uregs", -1 }, { "brstack", -1 }, { "brstacksym", -1 },
+	{ "srcline", -1 }, { "period", SF_PERIOD }, { "iregs", SF_IREGS },
+	{ "uregs", SF_UREGS }, { "brstack", -1 }, { "brstacksym", -1 },
 	{ "flags", SF_FLAGS }, { "data_src", -1 }, { "weight", SF_WEIGHT },
 	{ "bpf-output", -1 }, { "brstackinsn", -1 },
 	{ "brstackinsnlen", -1 }, { "brstackoff", -1 },
@@ -323,7 +324,9 @@ static int check_kind(struct script_fields *f, const struct perf_session_attr *a
 	}
 	if (need_bits(f, a, SF_TIME, PERF_SAMPLE_TIME, "TIME") ||
 	    need_bits(f, a, SF_CPU, PERF_SAMPLE_CPU, "CPU") ||
-	    need_bits(f, a, SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR"))
+	    need_bits(f, a, SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR") ||
+	    need_bits(f, a, SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS") ||
+	    need_bits(f, a, SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS"))
 		return -EINVAL;
 	return 0;
 }
@@ -726,6 +729,10 @@ static void print_sample(struct script *sc, const struct perf_sample *s,
 		fprintf(out, "%16llu", s->weight);
 	if (f & SF(IP))
 		print_ip(sc, f, a, s, al);
+	if (f & SF(IREGS))
+		regs__fprintf(&s->intr_regs, out);
+	if (f & SF(UREGS))
+		regs__fprintf(&s->user_regs, out);
 	if (f & SF(PHYS_ADDR))
 		fprintf(out, "%16llx", s->phys_addr);
 	fputc('\n', out);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DWARF unwinding of sampled user stacks with libdwfl.
+ * DWARF unwinding of sampled user stacks: by compiled rules where they
+ * do (cfi-rules.h, walk_by_rules()), else with libdwfl.
  *
  * Each process gets one Dwfl, attached to it through callbacks that
  * give the sample being unwound: its registers as the initial frame,

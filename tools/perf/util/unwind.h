@@ -10,7 +10,8 @@
  * User call chains from DWARF call frame information: samples of
  * --call-graph dwarf carry the user registers and a copy of the user
  * stack, and the frames are found from .eh_frame or .debug_frame of
- * the objects mapped where each return address lies (libdw's unwinder).
+ * the objects mapped where each return address lies: by rules compiled
+ * per address (cfi-rules.h), or libdw's unwinder where those do not do.
  * One unwinder serves one machine; what it learns of a process (the
  * objects it reported, their tables) is kept for the next sample.
  */
