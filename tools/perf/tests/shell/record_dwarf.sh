@@ -151,13 +151,21 @@ fi
 # and the frame-pointer chain of unwind_lib_spin lacks its caller, as it
 # does for every -fomit-frame-pointer build).  Its spin loop's chains up
 # to main, and the first caller of unwind_compare (in libc, whose code
-# keeps no frame pointer past that), are compared; a path must have at
+# keeps no frame pointer past that; its function where libc has
+# symbols), are compared; a path must have at
 # least 1% of the samples: the rare sample in a prologue has no frame yet.
 fp_paths() {
 	"$PERF" report -i "$1" --stdio --no-children -g folded,0,callee \
 		--sort sym 2>/dev/null | awk '
 		/^[0-9.]+% unwind_lib_spin;/ { p = $2; sub(/;main;.*/, ";main", p) }
-		/^[0-9.]+% unwind_compare;/ { split($2, f, ";"); p = f[1] ";" f[2] }
+		/^[0-9.]+% unwind_compare;/ {
+			split($2, f, ";")
+			# A libc without symbols: the address, which the
+			# kernel keeps as returned to, and DWARF less one.
+			if (f[2] ~ /^0x[0-9a-f]+$/)
+				f[2] = "(no symbol)"
+			p = f[1] ";" f[2]
+		}
 		/^[0-9.]+% / && p != "" { sum[p] += $1; p = "" }
 		END { for (p in sum) if (sum[p] >= 1) print p }' | sort
 }
