@@ -183,6 +183,20 @@ grep -qx 'unwind_lib_spin;unwind_spin_outer;main' "$tmpdir/fp.paths" ||
 cmp -s "$tmpdir/fp.paths" "$tmpdir/fpdw.paths" ||
 	fail "frame-pointer and DWARF chains differ: $(diff "$tmpdir/fp.paths" "$tmpdir/fpdw.paths")"
 
+# A 32-bit task (PERF_SAMPLE_REGS_ABI_32): its registers in i386
+# numbering, 4-byte stack words.  cfi-wl-32 is the workload linked
+# static, library and libc in it.  Linux perf 6.1 with libunwind cannot
+# unwind these ("target platform=x86 is not supported"): no comparison.
+cp "$src/cfi-wl-32" "$tmpdir/bin/" || fail "the workload cfi-wl-32 is not built beside perf"
+"$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmpdir/32.data" \
+	-- "$tmpdir/bin/cfi-wl-32" 0.5 2>/dev/null || fail "record of the 32-bit workload failed"
+"$PERF" script -i "$tmpdir/32.data" -F uregs 2>/dev/null | head -n 1 | grep -q '^ *ABI:1 ' ||
+	fail "the 32-bit task's samples do not have the 32-bit register ABI"
+folded "$tmpdir/32.data"
+has_paths ||
+	fail "the known call paths of the 32-bit task are not whole: $(head -n 8 "$tmpdir/folded.txt")"
+same_as_dwfl "$tmpdir/32.data" 0
+
 # perf script shows the unwound frames too, the leaf first.
 "$PERF" script -i "$ours" -F ip,sym > "$tmpdir/script.txt" 2>"$tmpdir/script.err" ||
 	fail "script failed: $(cat "$tmpdir/script.err")"
