@@ -190,8 +190,10 @@ cmp -s "$tmpdir/fp.paths" "$tmpdir/fpdw.paths" ||
 cp "$src/cfi-wl-32" "$tmpdir/bin/" || fail "the workload cfi-wl-32 is not built beside perf"
 "$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$tmpdir/32.data" \
 	-- "$tmpdir/bin/cfi-wl-32" 0.5 2>/dev/null || fail "record of the 32-bit workload failed"
-"$PERF" script -i "$tmpdir/32.data" -F uregs 2>/dev/null | head -n 1 | grep -q '^ *ABI:1 ' ||
-	fail "the 32-bit task's samples do not have the 32-bit register ABI"
+"$PERF" script -i "$tmpdir/32.data" -F uregs > "$tmpdir/32.regs" 2>&1 ||
+	fail "script -F uregs failed: $(head -n 3 "$tmpdir/32.regs")"
+grep -q '^ *ABI:1 ' "$tmpdir/32.regs" ||
+	fail "no sample of the 32-bit task has the 32-bit register ABI: $(sort "$tmpdir/32.regs" | cut -c1-40 | uniq -c | head -n 5)"
 folded "$tmpdir/32.data"
 has_paths ||
 	fail "the known call paths of the 32-bit task are not whole: $(head -n 8 "$tmpdir/folded.txt")"
