@@ -171,6 +171,12 @@ struct perf_session {
 
 	const u8 *map;			/* the whole file when mapped */
 	u64 size;			/* of the file, when mapped */
+	/*
+	 * Of the mapped data, what was made present ahead of the reader
+	 * and what was dropped behind it (file offsets, page aligned).
+	 */
+	u64 present_end;
+	u64 dropped_end;
 
 	struct perf_file_header header;	/* file mode */
 	u64 data_offset;

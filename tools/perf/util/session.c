@@ -879,14 +879,12 @@ static int open_pipe_mode(struct perf_session *s)
 
 /* ---- open and close ---- */
 
-/* Files up to this size are mapped in at open (MAP_POPULATE). */
-#define POPULATE_MAX (1ULL << 30)
 
 static int open_mapped(struct perf_session *s, const struct stat *st)
 {
 	u64 magic, size;
 	void *map;
-	int err, flags;
+	int err;
 
 	s->size = st->st_size;
 	if (s->size < 2 * sizeof(u64)) {
@@ -895,15 +893,8 @@ static int open_mapped(struct perf_session *s, const struct stat *st)
 			  s->name, s->size);
 		return -EINVAL;
 	}
-	/*
-	 * Every byte is read: mapping the pages in one call costs far less
-	 * than a fault per few pages.  Not for files too big to keep in
-	 * memory, where it would only read ahead what is evicted again.
-	 */
-	flags = MAP_PRIVATE;
-	if (s->size <= POPULATE_MAX)
-		flags |= MAP_POPULATE;
-	map = mmap(NULL, s->size, PROT_READ, flags, s->fd, 0);
+	/* The data is made present as it is read: data_window(). */
+	map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
 	if (map == MAP_FAILED) {
 		set_error(s, "%s: cannot map the file: %s", s->name,
 			  strerror(errno));
@@ -1307,6 +1298,51 @@ static int end_pass(struct perf_session *s, int ret)
 	return ret;
 }
 
+/*
+ * A mapped file's data is read in windows: made present ahead of the
+ * reader in one call per window (far cheaper than a fault per few
+ * pages) and dropped a window behind it, so that memory holds about two
+ * windows of the file rather than all of it.  Records still queued for
+ * time order when their pages are dropped stay readable: pages of a
+ * private mapping that was never written come back from the page cache.
+ */
+#define DATA_WINDOW	(16ULL << 20)
+#define PAGE_MASK_4K	(~4095ULL)
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+static void data_window_reset(struct perf_session *s)
+{
+	s->present_end = s->data_offset & PAGE_MASK_4K;
+	s->dropped_end = s->present_end;
+}
+
+static void data_window(struct perf_session *s, u64 pos)
+{
+	u64 end;
+
+	if (s->stream)
+		return;
+	if (pos + DATA_WINDOW > s->present_end && s->present_end < s->data_end) {
+		end = pos + 2 * DATA_WINDOW;
+		if (end > s->data_end)
+			end = s->data_end;
+		end = (end + 4095) & PAGE_MASK_4K;
+		/* Kernels before 5.14 lack it: then pages fault in. */
+		madvise((void *)(s->map + s->present_end),
+			end - s->present_end, MADV_POPULATE_READ);
+		s->present_end = end;
+	}
+	if (pos > s->dropped_end + 2 * DATA_WINDOW) {
+		end = (pos - DATA_WINDOW) & PAGE_MASK_4K;
+		madvise((void *)(s->map + s->dropped_end),
+			end - s->dropped_end, MADV_DONTNEED);
+		s->dropped_end = end;
+	}
+}
+
 int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		 perf_session_event_fn fn, void *ctx)
 {
@@ -1320,7 +1356,9 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		ret = ops->begin(s);
 	if (ret)
 		return ret;
+	data_window_reset(s);
 	while (!ret) {
+		data_window(s, pos);
 		ret = next_record(s, pos, pos, &rec, &total);
 		if (ret <= 0)
 			break;
