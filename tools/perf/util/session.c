@@ -1306,7 +1306,7 @@ static int end_pass(struct perf_session *s, int ret)
  * time order when their pages are dropped stay readable: pages of a
  * private mapping that was never written come back from the page cache.
  */
-#define DATA_WINDOW	(16ULL << 20)
+#define DATA_WINDOW	(4ULL << 20)
 #define PAGE_MASK_4K	(~4095ULL)
 
 #ifndef MADV_POPULATE_READ
