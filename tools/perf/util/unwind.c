@@ -57,6 +57,7 @@ struct unwind_stats {
 	 * Nothing to unwind, and no warning.
 	 */
 	u64 unmapped;
+	u64 empty;		/* of them, nothing of the stack copied */
 	u64 first_failed_ip;	/* where the first failure was */
 	char first_error[96];	/* and why, as libdw says */
 };
@@ -202,11 +203,12 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
 			(unsigned long long)st->bad_stack);
 	if (u->print_stats)
-		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad\n",
+		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad, %llu empty\n",
 			(unsigned long long)st->samples,
 			(unsigned long long)st->by_rules,
 			(unsigned long long)st->unmapped,
-			(unsigned long long)st->bad_stack);
+			(unsigned long long)st->bad_stack,
+			(unsigned long long)st->empty);
 }
 
 /* --- Open-addressing tables --- */
@@ -713,8 +715,10 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	 * Nothing of the stack could be copied (its page was not there):
 	 * no user frames at all, not even the registers' IP, as Linux perf.
 	 */
-	if (!s->user_stack_size)
+	if (!s->user_stack_size) {
+		u->stats.empty++;
 		return cc;
+	}
 	if (!sample_reg(&s->user_regs, REG_IP, &ip) ||
 	    !sample_reg(&s->user_regs, REG_SP, &u->sp) ||
 	    chain_reserve(u, kernel + 1 + UNWIND_MAX_FRAMES))
