@@ -27,4 +27,13 @@ static inline int array_reserve_one(void **ptr, u32 *alloc, u32 nr,
 	return 0;
 }
 
+/*
+ * The slot of @key in an open-addressing table of @size slots (a power
+ * of two): Fibonacci hashing, the high bits of the product.
+ */
+static inline u32 hash_slot(u64 key, u32 size)
+{
+	return (u32)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
+}
+
 #endif /* __PERF_UTIL_ARRAY_H */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <elfutils/libdw.h>
+#include "array.h"
 #include "cfi-rules.h"
 
 struct cfi_table {
@@ -139,11 +140,6 @@ out:
 
 /* --- The table --- */
 
-static u32 addr_slot(u64 addr, u32 size)
-{
-	return (u32)((addr * 0x9e3779b97f4a7c15ULL) >> 32) & (size - 1);
-}
-
 static int grow(struct cfi_table *t)
 {
 	u32 size = t->size ? 2 * t->size : 256, i, j;
@@ -154,7 +150,7 @@ static int grow(struct cfi_table *t)
 	for (i = 0; i < t->size; i++) {
 		if (!t->rules[i].used)
 			continue;
-		for (j = addr_slot(t->rules[i].addr, size); rules[j].used;
+		for (j = hash_slot(t->rules[i].addr, size); rules[j].used;
 		     j = (j + 1) & (size - 1))
 			;
 		rules[j] = t->rules[i];
@@ -174,7 +170,7 @@ const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr)
 		return NULL;
 	if (2 * (t->nr + 1) > t->size && grow(t))
 		return NULL;
-	for (i = addr_slot(addr, t->size); t->rules[i].used;
+	for (i = hash_slot(addr, t->size); t->rules[i].used;
 	     i = (i + 1) & (t->size - 1))
 		if (t->rules[i].addr == addr)
 			return &t->rules[i];

@@ -20,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 #include "dso.h"
 #include "machine.h"
+#include "array.h"
 #include "cfi-rules.h"
 #include "symbol.h"
 #include "unwind.h"
@@ -213,12 +214,6 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 
 /* --- Open-addressing tables --- */
 
-static u32 hash_u64(u64 key, u32 size)
-{
-	key *= 0x9e3779b97f4a7c15ULL;
-	return (u32)(key >> 32) & (size - 1);
-}
-
 static int grow_procs(struct unwinder *u)
 {
 	u32 size = u->procs_size ? 2 * u->procs_size : 64, i, j;
@@ -229,7 +224,7 @@ static int grow_procs(struct unwinder *u)
 	for (i = 0; i < u->procs_size; i++) {
 		if (!u->procs[i].used)
 			continue;
-		for (j = hash_u64(u->procs[i].pid, size); p[j].used;
+		for (j = hash_slot(u->procs[i].pid, size); p[j].used;
 		     j = (j + 1) & (size - 1))
 			;
 		p[j] = u->procs[i];
@@ -246,7 +241,7 @@ static struct unwind_proc *find_proc(struct unwinder *u, u32 pid)
 
 	if (2 * (u->procs_nr + 1) > u->procs_size && grow_procs(u))
 		return NULL;
-	for (i = hash_u64(pid, u->procs_size); u->procs[i].used;
+	for (i = hash_slot(pid, u->procs_size); u->procs[i].used;
 	     i = (i + 1) & (u->procs_size - 1))
 		if (u->procs[i].pid == pid)
 			return &u->procs[i];
@@ -267,7 +262,7 @@ static int grow_objs(struct unwinder *u)
 	for (i = 0; i < u->objs_size; i++) {
 		if (!u->objs[i].dso)
 			continue;
-		for (j = hash_u64((uintptr_t)u->objs[i].dso, size); o[j].dso;
+		for (j = hash_slot((uintptr_t)u->objs[i].dso, size); o[j].dso;
 		     j = (j + 1) & (size - 1))
 			;
 		o[j] = u->objs[i];
@@ -312,7 +307,7 @@ static struct unwind_object *find_object(struct unwinder *u,
 
 	if (2 * (u->objs_nr + 1) > u->objs_size && grow_objs(u))
 		return NULL;
-	for (i = hash_u64((uintptr_t)dso, u->objs_size); u->objs[i].dso;
+	for (i = hash_slot((uintptr_t)dso, u->objs_size); u->objs[i].dso;
 	     i = (i + 1) & (u->objs_size - 1))
 		if (u->objs[i].dso == dso)
 			return u->objs[i].path ? &u->objs[i] : NULL;
