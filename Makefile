@@ -11,12 +11,14 @@
 #   make bench       benchmarks against Linux perf (bench/)
 
 PERF := tools/perf/perf
-DEPS_STAMP := build/.deps-ok
 
 all: deps perf
 
 deps:
 	@scripts/install-deps
+
+# Every build needs the packages first, also under make -j.
+perf perf-no-tests asan fuzz-build: deps
 
 perf:
 	@$(MAKE) --no-print-directory -C tools/perf
