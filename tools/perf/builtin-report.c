@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "builtin.h"
+#include "ui/browser.h"
+#include "ui/hists-browser.h"
 #include "util/data.h"
 #include "util/dump.h"
 #include "util/parse-options.h"
@@ -25,6 +28,7 @@ struct report_cmd {
 	int children;			/* TRISTATE_UNSET: by the file */
 	bool inverted;
 	bool stdio;
+	int tui;			/* TRISTATE_UNSET: by the terminal */
 	const char *callchain;
 	const char *time;
 	struct callchain_frames_opts frames;
@@ -111,6 +115,58 @@ static int report_cmd_options(struct report_cmd *cmd,
 	return 0;
 }
 
+/*
+ * The browser on a terminal, as Linux perf chooses it: stdout and stdin
+ * a terminal that TERM names (--tui: whatever TERM says), and nothing
+ * asked that only text shows (--stdio, headers, dumps, --group).
+ */
+static bool report_use_tui(const struct report_cmd *cmd)
+{
+	if (cmd->stdio || cmd->tui == 0 || cmd->header || cmd->header_only ||
+	    cmd->dump_raw || cmd->r.group)
+		return false;
+	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return false;
+	return ui_browser__setup() == 0;
+}
+
+/* The browser over every event's histogram (those with samples). */
+static int report_browse(struct report *r, struct perf_session *s)
+{
+	struct hists_browser_args args = { .annotate = NULL };
+	int i, err;
+
+	args.events = calloc(r->nr_hists ? r->nr_hists : 1,
+			     sizeof(*args.events));
+	if (!args.events)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_hists; i++) {
+		if (!r->hists[i].nr_samples && r->nr_hists > 1)
+			continue;
+		args.events[args.nr_events].hists = &r->hists[i];
+		args.events[args.nr_events++].name = s->attrs[i].name;
+	}
+	err = hists_browser__run(&args) ? -ENOMEM : 0;
+	free(args.events);
+	return err;
+}
+
+/* The histograms, then the browser; what went wrong said after it. */
+static int report_tui(struct report_cmd *cmd, struct perf_session *s)
+{
+	int err, browse_err;
+
+	cmd->r.progress.show = ui_browser__progress;
+	err = report__process(&cmd->r, s);
+	if (err < 0) {
+		ui_browser__exit();
+		return err;
+	}
+	browse_err = report_browse(&cmd->r, s);
+	ui_browser__exit();
+	return browse_err ? browse_err : err;
+}
+
 /* Header, raw dump or report, on an open session. */
 static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 {
@@ -124,6 +180,8 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 	if (cmd->dump_raw)
 		err = perf_session__dump_tod(s, stdout, &cmd->tod,
 					     "perf report");
+	else if (report_use_tui(cmd))
+		err = report_tui(cmd, s);
 	else
 		err = report__run(&cmd->r, s, stdout);
 	if (err == -EINVAL && !perf_session__error(s)[0])
@@ -144,7 +202,8 @@ static int report_cmd_session(struct report_cmd *cmd, struct perf_session *s)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_cmd cmd = { .input = "perf.data", .children = TRISTATE_UNSET };
+	struct report_cmd cmd = { .input = "perf.data", .children = TRISTATE_UNSET,
+				  .tui = TRISTATE_UNSET };
 	struct report_filter *f = &cmd.r.filter;
 	struct option frames_opts[CALLCHAIN_FRAMES_OPTIONS_SIZE];
 	struct option filter_opts[REPORT_FILTER_OPTIONS_SIZE];
@@ -153,6 +212,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('i', "input", &cmd.input, "file",
 			   "input file name ('-' for standard input)"),
 		OPT_BOOLEAN(0, "stdio", &cmd.stdio, "use the stdio interface"),
+		OPT_TRISTATE(0, "tui", &cmd.tui,
+			     "use the terminal browser (the default on a terminal; --no-tui: text)"),
 		OPT_STRING('s', "sort", &cmd.sort, "key[,key2...]",
 			   "sort by keys: comm, pid, dso, sym, cpu, socket, dso_size, parent, trace"),
 		OPT_STRING('F', "fields", &cmd.fields, "field[,field...]",

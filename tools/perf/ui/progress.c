@@ -15,7 +15,8 @@ void progress__init(struct progress *p, u64 total, const char *title)
 	p->total = total;
 	p->next = 0;
 	p->shown_pct = -1;
-	p->active = total >= PROGRESS_MIN_TOTAL && isatty(STDERR_FILENO);
+	p->active = total >= PROGRESS_MIN_TOTAL &&
+		    (p->show || isatty(STDERR_FILENO));
 }
 
 /* Cheap when called often: redraws at most once per percent. */
@@ -30,6 +31,10 @@ void progress__update(struct progress *p, u64 pos)
 	if (pct == p->shown_pct)
 		return;
 	p->shown_pct = pct;
+	if (p->show) {
+		p->show(p, pct);
+		return;
+	}
 	fprintf(stderr, "\r%s: %3d%%", p->title, pct);
 	fflush(stderr);
 }
@@ -38,8 +43,12 @@ void progress__finish(struct progress *p)
 {
 	if (!p->active)
 		return;
+	p->active = false;
+	if (p->show) {
+		p->show(p, -1);
+		return;
+	}
 	/* Clear the line so the output that follows starts clean. */
 	fprintf(stderr, "\r%*s\r", 40, "");
 	fflush(stderr);
-	p->active = false;
 }

@@ -7,7 +7,8 @@
 
 /*
  * A one-line progress meter on stderr for long operations; silent when
- * stderr is not a terminal or the work is small.
+ * stderr is not a terminal or the work is small.  A full-screen front
+ * end sets @show before progress__init() to draw the meter itself.
  */
 struct progress {
 	const char *title;
@@ -15,6 +16,8 @@ struct progress {
 	u64 next;		/* position of the next redraw */
 	int shown_pct;
 	bool active;
+	/* Draws @pct percent done; -1: the work is over. */
+	void (*show)(const struct progress *p, int pct);
 };
 
 void progress__init(struct progress *p, u64 total, const char *title);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../util/hist.h"
+#include "stdio-hist.h"
 
 #define GRAPH_INDENT 12
 /* Frames of one folded line at most: --max-stack is 127 by default. */
@@ -698,10 +699,61 @@ void hist_entry__key_value(enum sort_key k, const struct hist_entry *e,
 	key_value(k, e, buf, size);
 }
 
+double hists__percent(const struct hists *h, u64 v)
+{
+	return pct(h, v);
+}
+
+u64 hist_entry__overhead(const struct hists *h, const struct hist_entry *e)
+{
+	return entry_overhead(h, e);
+}
+
+bool hist_entry__above_limit(const struct hists *h, const struct hist_entry *e)
+{
+	return pct(h, entry_overhead(h, e)) >= h->cfg.percent_limit;
+}
+
+void hists__column_widths(const struct hists *h, struct hist_entry **v,
+			  size_t n, int *width)
+{
+	compute_widths(h, v, n, width);
+}
+
+void hists__fprintf_column_titles(const struct hists *h, const int *width,
+				  FILE *out)
+{
+	if (h->cfg.nr_fields)
+		print_fields_header(h, width, out);
+	else
+		print_column_header(h, width, out);
+}
+
+void hist_entry__fprintf_row(const struct hists *h, const struct hist_entry *e,
+			     const int *width, FILE *out)
+{
+	if (h->cfg.nr_fields)
+		print_fields_row(h, e, width, out);
+	else
+		print_row(h, e, width, out);
+}
+
+const char *callchain_node__name(const struct callchain_node *n, char *buf,
+				 size_t size)
+{
+	return node_name(n, buf, size);
+}
+
+struct callchain_node **callchain_node__shown_children(const struct hists *h,
+						       const struct callchain_node *n,
+						       int *nr)
+{
+	return visible_children(h, n, nr);
+}
+
 /* ---- the report ------------------------------------------------------- */
 
-static void print_preamble(const struct hists *h,
-			   const struct hists_header *hdr, FILE *out)
+u64 hists__scaled_samples(const struct hists *h, char *unit)
 {
 	static const char units[] = " KMG";
 	double n = h->cfg.relative ? h->shown_samples : h->nr_samples;
@@ -712,6 +764,21 @@ static void print_preamble(const struct hists *h,
 		n /= 1000;
 		u++;
 	}
+	*unit = units[u];
+	return (u64)n;
+}
+
+u64 hists__event_count(const struct hists *h)
+{
+	return h->cfg.relative ? h->shown_period : h->total_period;
+}
+
+static void print_preamble(const struct hists *h,
+			   const struct hists_header *hdr, FILE *out)
+{
+	char unit;
+	u64 n = hists__scaled_samples(h, &unit);
+
 	/* As Linux perf: the file's lost samples once, before the first. */
 	if (hdr->next_event) {
 		fputc('\n', out);
@@ -722,13 +789,12 @@ static void print_preamble(const struct hists *h,
 			(unsigned long long)hdr->lost_samples);
 	}
 	fprintf(out, "# Samples: %llu%c of event%s '%s'", (unsigned long long)n,
-		units[u], hdr->group ? "s" : "", hdr->event_name);
+		unit, hdr->group ? "s" : "", hdr->event_name);
 	if (hdr->time_slices)
 		fprintf(out, " (time slices: %s)", hdr->time_slices);
 	fputc('\n', out);
 	fprintf(out, "# Event count (approx.): %llu\n#\n",
-		(unsigned long long)(h->cfg.relative ? h->shown_period :
-					       h->total_period));
+		(unsigned long long)hists__event_count(h));
 }
 
 void hists__fprintf(struct hists *h, const struct hists_header *hdr,
