@@ -5,6 +5,7 @@
 int cmd_stat(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
+int cmd_annotate(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_sched(int argc, const char **argv);

@@ -28,6 +28,7 @@ static const struct cmd_struct commands[] = {
 	{ "list", cmd_list, "List the events that can be counted or sampled" },
 	{ "record", cmd_record, "Sample a command, tasks or CPUs into perf.data" },
 	{ "report", cmd_report, "Show where the samples of a perf.data fell" },
+	{ "annotate", cmd_annotate, "Show the instructions of a symbol with their samples" },
 	{ "script", cmd_script, "Print the samples of a perf.data, one line each" },
 	{ "data", cmd_data, "Convert a perf.data into another format (JSON)" },
 	{ "sched", cmd_sched, "Record and analyse scheduler events" },

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "parse-options.h"
+#include "annotate.h"
 #include "report.h"
 
 #define REPORT_DEFAULT_MAX_STACK 127
@@ -375,6 +376,11 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 			hs.ip = r->chain[0];
 	}
 	sort_keys__fill(&r->keys, h, &hs, s, attr);
+	if (r->annotations && attr->idx < r->nr_hists && al.sym &&
+	    al.dso && !hs.filtered &&
+	    annotations__add(r->annotations[attr->idx], al.dso, al.sym,
+			     al.addr, s->period))
+		return -ENOMEM;
 	return hists__add_sample(h, &hs);
 }
 
@@ -455,6 +461,22 @@ void report__set_build_ids(struct perf_session *s)
 	}
 }
 
+static int report__begin_annotations(struct report *r)
+{
+	int i;
+
+	r->annotations = calloc(r->nr_hists ? r->nr_hists : 1,
+				sizeof(*r->annotations));
+	if (!r->annotations)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_hists; i++) {
+		r->annotations[i] = annotations__new();
+		if (!r->annotations[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int report__begin(struct report *r, struct perf_session *s)
 {
 	u32 i;
@@ -480,7 +502,7 @@ int report__begin(struct report *r, struct perf_session *s)
 	for (i = 0; i < s->nr_attrs; i++)
 		if (hists__init(&r->hists[i], &r->cfg))
 			return -ENOMEM;
-	return 0;
+	return r->annotate ? report__begin_annotations(r) : 0;
 }
 
 /* --group: the events of the group attr @i leads (GROUP_DESC), or 1. */
@@ -606,8 +628,12 @@ void report__exit(struct report *r)
 {
 	int i;
 
-	for (i = 0; i < r->nr_hists; i++)
+	for (i = 0; i < r->nr_hists; i++) {
 		hists__exit(&r->hists[i]);
+		if (r->annotations)
+			annotations__delete(r->annotations[i]);
+	}
+	free(r->annotations);
 	free(r->hists);
 	free(r->chain);
 	sort_keys__exit(&r->keys);

@@ -45,6 +45,13 @@ struct report {
 	const char *parent_pattern;	/* -p; NULL: the default */
 	bool group;			/* --group: a group's events together */
 
+	/*
+	 * Count samples per instruction too (annotate, the browser's
+	 * annotate view): one table per attr, like hists.
+	 */
+	bool annotate;
+	struct annotations **annotations;
+
 	struct machine machine;
 	struct sort_keys keys;
 	struct hists *hists;	/* one per attr of the session */

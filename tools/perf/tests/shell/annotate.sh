@@ -1,0 +1,135 @@
+#!/bin/sh
+# perf annotate --stdio: samples on the hot loop's instructions, as Linux perf annotate shows them
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_sampling
+note_linux_perf
+command -v objdump > /dev/null || skip "objdump missing (binutils): perf annotate disassembles with it"
+
+copy_workload_binaries
+ours=$tmpdir/ours.data
+$PERF record -q -e cpu-clock -F 4000 -o "$ours" -- "$tmpdir/bin/perf" test -w cpuloop 0.5 ||
+	fail "perf record failed"
+
+# The instruction lines of an annotation: "percent : address: insn".
+insns() {
+	grep -E '^ +[0-9]+(\.[0-9]+)? : +[0-9a-f]+: ' "$1"
+}
+
+# The share of the samples on the instructions of the hot loop of
+# annotation $1: from the target of the backward jump to the jump.
+loop_share() {
+	insns "$1" | awk '
+		function hex(s,   i, v) {
+			v = 0
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		{ pct[NR] = $1; addr[NR] = hex(substr($3, 1, length($3) - 1)) }
+		$4 ~ /^j/ && $5 ~ /^[0-9a-f]+$/ {
+			t = hex($5)
+			if (t < addr[NR]) { from = t; to = addr[NR] }
+		}
+		END {
+			if (!to) { print -1; exit }
+			for (i = 1; i <= NR; i++)
+				if (addr[i] >= from && addr[i] <= to)
+					s += pct[i]
+			print s
+		}'
+}
+
+check_hot_loop() {
+	$PERF annotate -i "$1" --stdio workload_hot_a > "$tmpdir/a.txt" 2> "$tmpdir/a.err" ||
+		fail "perf annotate workload_hot_a failed on $1: $(cat "$tmpdir/a.err")"
+	head -n 1 "$tmpdir/a.txt" | grep -Eq '^ Percent \|	Source code & Disassembly of perf for cpu-clock \([0-9]+ samples, percent: local period\)$' ||
+		fail "bad title: $(head -n 2 "$tmpdir/a.txt")"
+	[ "$(insns "$tmpdir/a.txt" | wc -l)" -ge 5 ] ||
+		fail "no instructions: $(cat "$tmpdir/a.txt")"
+	share=$(loop_share "$tmpdir/a.txt")
+	awk -v s="$share" 'BEGIN { exit !(s >= 90) }' ||
+		fail "$share% of workload_hot_a's samples in its loop, expected at least 90%: $(cat "$tmpdir/a.txt")"
+	# The percentages are of the symbol's samples: they add up to 100.
+	insns "$tmpdir/a.txt" | awk '{ s += $1 } END { exit !(s > 99.8 && s < 100.2) }' ||
+		fail "the percentages do not add up to 100: $(cat "$tmpdir/a.txt")"
+	# -n: the samples, which add up to the title's count.
+	$PERF annotate -i "$1" --stdio -n workload_hot_a > "$tmpdir/n.txt" ||
+		fail "perf annotate -n failed"
+	title=$(head -n 1 "$tmpdir/n.txt" | sed -E 's/.*\(([0-9]+) samples.*/\1/')
+	sum=$(insns "$tmpdir/n.txt" | awk '{ s += $1 } END { print s }')
+	[ "$title" = "$sum" ] || fail "-n: the instructions hold $sum samples, the title says $title"
+	# Source lines with the line numbers of the workload's source.
+	line=$(grep -n 'workload_sink += i ^ (i >> 3);' "$(dirname "$0")/../workloads/cpuloop.c" | head -n 1 | cut -d: -f1)
+	if [ -n "$line" ] && grep -q 'workload_sink +=' "$tmpdir/a.txt"; then
+		grep -Eq "^         : $line +workload_sink \+= i \^ \(i >> 3\);$" "$tmpdir/a.txt" ||
+			fail "the source line is not numbered $line: $(grep 'workload_sink +=' "$tmpdir/a.txt")"
+		$PERF annotate -i "$1" --stdio --no-source workload_hot_a > "$tmpdir/ns.txt" ||
+			fail "--no-source failed"
+		grep -q 'workload_sink +=' "$tmpdir/ns.txt" && fail "--no-source shows source lines"
+		[ "$(insns "$tmpdir/ns.txt")" = "$(insns "$tmpdir/a.txt")" ] ||
+			fail "--no-source changed the instructions"
+	fi
+	echo "ok: $1: $share% of workload_hot_a's samples in its loop"
+}
+
+# Title and instruction lines of every annotation, one annotation a
+# line, as both tools print them (Linux perf numbers the other lines
+# otherwise, and orders symbols of equal samples its own way; see the
+# manual).  The sample counts must still come hottest first.
+annotations() {
+	grep -E '^ +[0-9]+\.[0-9]+ : +[0-9a-f]+: | Percent \|' "$1" |
+		awk '/ Percent \|/ && NR > 1 { print "" } { printf "%s|", $0 } END { print "" }'
+}
+
+same_annotate() {
+	$PERF annotate -i "$1" --stdio > "$tmpdir/ours.txt" 2> /dev/null ||
+		fail "perf annotate failed on $1"
+	"$LINUX_PERF" annotate -i "$1" --stdio > "$tmpdir/linux.txt" 2> /dev/null
+	grep -q 'workload_hot_a>:$' "$tmpdir/linux.txt" ||
+		fail "Linux perf annotated nothing of $1: $(head "$tmpdir/linux.txt")"
+	annotations "$tmpdir/ours.txt" | sort > "$tmpdir/ours.ann"
+	annotations "$tmpdir/linux.txt" | sort > "$tmpdir/linux.ann"
+	cmp -s "$tmpdir/ours.ann" "$tmpdir/linux.ann" ||
+		fail "annotations differ from Linux perf's on $1: $(diff "$tmpdir/linux.ann" "$tmpdir/ours.ann" | cut -c 1-300 | head -n 20)"
+	grep 'Percent |' "$tmpdir/ours.txt" | sed -E 's/.*\(([0-9]+) samples.*/\1/' > "$tmpdir/counts"
+	sort -rn "$tmpdir/counts" | cmp -s - "$tmpdir/counts" ||
+		fail "annotations not hottest first: $(tr '\n' ' ' < "$tmpdir/counts")"
+	echo "ok: $(wc -l < "$tmpdir/ours.ann") annotations of $1 as Linux perf's"
+}
+
+check_hot_loop "$ours"
+if have_linux_perf; then
+	linux=$tmpdir/linux.data
+	"$LINUX_PERF" record -q -e cpu-clock -F 4000 -o "$linux" -- "$tmpdir/bin/perf" test -w cpuloop 0.5 \
+		> /dev/null 2>&1 || fail "Linux perf record failed"
+	check_hot_loop "$linux"
+	same_annotate "$ours"
+	same_annotate "$linux"
+fi
+
+# Errors: a clear reason and a non-zero exit.
+expect_error() {
+	pattern=$1
+	shift
+	$PERF annotate "$@" > "$tmpdir/e.out" 2> "$tmpdir/e.err" &&
+		fail "perf annotate $* succeeded: $(cat "$tmpdir/e.out")"
+	grep -q "$pattern" "$tmpdir/e.err" ||
+		fail "perf annotate $*: expected '$pattern', got: $(cat "$tmpdir/e.err")"
+}
+expect_error "no samples in a symbol named 'no_such_symbol'" -i "$ours" --stdio no_such_symbol
+expect_error "not found (install binutils, or give --objdump)" -i "$ours" --stdio \
+	--objdump "$tmpdir/no-objdump" workload_hot_a
+expect_error "cannot open $tmpdir/none.data" -i "$tmpdir/none.data" --stdio
+expect_error "one symbol at most" -i "$ours" --stdio workload_hot_a workload_hot_b
+# The object gone (and no build-id cache): its symbols are not known.
+mv "$tmpdir/bin/perf" "$tmpdir/bin/perf.moved"
+mkdir "$tmpdir/home"
+HOME=$tmpdir/home expect_error "no samples in any symbol of perf" -i "$ours" --stdio -d perf
+mv "$tmpdir/bin/perf.moved" "$tmpdir/bin/perf"
+# -d keeps the symbols of the objects named.
+$PERF annotate -i "$ours" --stdio -d libperf-hot.so > "$tmpdir/d.txt" || fail "-d failed"
+[ "$(grep -c 'Percent |' "$tmpdir/d.txt")" -ge 1 ] &&
+	! grep 'Percent |' "$tmpdir/d.txt" | grep -vq 'Disassembly of libperf-hot.so for' ||
+	fail "-d libperf-hot.so: $(grep 'Percent |' "$tmpdir/d.txt")"
+echo "ok: errors"
