@@ -671,7 +671,7 @@ static bool annotate__selected(const struct annotate_select *sel,
 						  as->dso->short_name);
 }
 
-/* 1 printed, 0 not selected, -errno when it cannot be disassembled. */
+/* 1 printed, -errno when it cannot be disassembled (said). */
 static int annotate__fprintf_sym(const struct annotated_sym *as,
 				 const char *event,
 				 const struct annotate_opts *o,
@@ -681,8 +681,6 @@ static int annotate__fprintf_sym(const struct annotated_sym *as,
 	char err[PATH_MAX + 128];
 	int ret;
 
-	if (!annotate__selected(sel, as))
-		return 0;
 	ret = annotation__init(&an, as, o, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "Warning: cannot annotate %s: %s\n",
@@ -699,49 +697,59 @@ static int annotate__fprintf_sym(const struct annotated_sym *as,
  * In the order of the report's entries (sorted by dso and symbol), which
  * is also the order Linux perf annotates them in, ties included.
  */
-static int annotate__fprintf_hists(struct hists *h, struct annotations *a,
-				   const char *event,
-				   const struct annotate_opts *o,
-				   const struct annotate_select *sel,
-				   FILE *out, int *printed, int *failed)
+static int annotate__select_hists(struct hists *h, struct annotations *a,
+				  const char *event,
+				  const struct annotate_select *sel,
+				  struct annotate_item **items, u32 *nr,
+				  u32 *alloc)
 {
 	struct hist_entry **v;
-	size_t nr, i;
-	int ret;
+	size_t nr_entries, i;
 
-	v = hists__sorted(h, &nr);
+	v = hists__sorted(h, &nr_entries);
 	if (!v)
 		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < nr_entries; i++) {
 		const struct hist_frame *f = &v[i]->frame;
 		struct annotated_sym *as;
 
 		as = f->sym ? annotations__find(a, f->dso, f->sym) : NULL;
-		ret = as ? annotate__fprintf_sym(as, event, o, sel, out) : 0;
-		if (ret > 0)
-			(*printed)++;
-		else if (ret < 0)
-			(*failed)++;
+		if (!as || !annotate__selected(sel, as))
+			continue;
+		if (array_reserve_one((void **)items, alloc, *nr,
+				      sizeof(**items))) {
+			free(v);
+			return -ENOMEM;
+		}
+		(*items)[(*nr)++] = (struct annotate_item){ as, event };
 	}
 	free(v);
 	return 0;
 }
 
-int annotate__fprintf_report(struct report *r, struct perf_session *s,
-			     const struct annotate_opts *o,
-			     const struct annotate_select *sel, FILE *out)
+struct annotate_item *annotate__select(struct report *r,
+				       struct perf_session *s,
+				       const struct annotate_select *sel,
+				       size_t *nr)
 {
-	int i, printed = 0, failed = 0;
+	struct annotate_item *items = NULL;
+	u32 n = 0, alloc = 0;
+	int i;
 
 	for (i = 0; i < r->nr_hists && r->annotations; i++)
-		if (annotate__fprintf_hists(&r->hists[i], r->annotations[i],
-					    s->attrs[i].name, o, sel, out,
-					    &printed, &failed))
-			return -ENOMEM;
-	if (printed)
-		return 0;
-	if (failed)	/* each said why */
-		return -ENOENT;
+		if (annotate__select_hists(&r->hists[i], r->annotations[i],
+					   s->attrs[i].name, sel, &items, &n,
+					   &alloc)) {
+			free(items);
+			return NULL;
+		}
+	*nr = n;
+	return items ? items : calloc(1, sizeof(*items));
+}
+
+/* Why nothing was shown, on stderr. */
+void annotate__say_none(const struct annotate_select *sel)
+{
 	if (sel->sym)
 		fprintf(stderr, "perf annotate: no samples in a symbol named '%s'%s%s (perf report --stdio lists those with samples)\n",
 			sel->sym, sel->dsos ? " of " : "",
@@ -749,5 +757,32 @@ int annotate__fprintf_report(struct report *r, struct perf_session *s,
 	else
 		fprintf(stderr, "perf annotate: no samples in any symbol%s%s\n",
 			sel->dsos ? " of " : "", sel->dsos ? sel->dsos : "");
+}
+
+int annotate__fprintf_report(struct report *r, struct perf_session *s,
+			     const struct annotate_opts *o,
+			     const struct annotate_select *sel, FILE *out)
+{
+	struct annotate_item *items;
+	size_t nr, i;
+	int printed = 0, failed = 0;
+
+	items = annotate__select(r, s, sel, &nr);
+	if (!items)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		int ret = annotate__fprintf_sym(items[i].as, items[i].event,
+						o, sel, out);
+
+		if (ret > 0)
+			printed++;
+		else if (ret < 0)
+			failed++;
+	}
+	free(items);
+	if (printed)
+		return 0;
+	if (!failed)	/* else each said why */
+		annotate__say_none(sel);
 	return -ENOENT;
 }

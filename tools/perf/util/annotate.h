@@ -96,6 +96,23 @@ struct annotate_select {
 	bool show_nr_samples;	/* -n: samples, not percentages */
 };
 
+/* A symbol to annotate, with the event its samples are of. */
+struct annotate_item {
+	const struct annotated_sym *as;
+	const char *event;
+};
+
+/*
+ * The symbols @sel picks from @r (processed with r->annotate set), every
+ * event's hottest first, in the order perf annotate shows them; the
+ * caller frees the array.  NULL on ENOMEM.
+ */
+struct annotate_item *annotate__select(struct report *r,
+				       struct perf_session *s,
+				       const struct annotate_select *sel,
+				       size_t *nr);
+/* "no samples in a symbol named ..." on stderr: @sel picked nothing. */
+void annotate__say_none(const struct annotate_select *sel);
 /*
  * The annotations of @r, processed with r->annotate set, every event's
  * hottest first.  What cannot be disassembled is said on stderr once and
