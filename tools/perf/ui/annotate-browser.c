@@ -292,7 +292,7 @@ static int browser_key(struct annotate_browser *b, int key)
 	case '?':
 	case 'h':
 		ui_browser__popup("perf annotate: keys", help_lines,
-				  sizeof(help_lines) / sizeof(help_lines[0]));
+				  ARRAY_SIZE(help_lines));
 		ui_browser__touch();
 		break;
 	case UI_KEY_LEFT:
@@ -311,10 +311,10 @@ static int browser_key(struct annotate_browser *b, int key)
 static void show_error(const struct annotated_sym *as, const char *err)
 {
 	char title[256];
-	const char *lines[] = { err, "", "Press any key." };
+	const char *lines[3] = { err, "", "Press any key." };
 
 	snprintf(title, sizeof(title), "Cannot annotate %s", as->sym->name);
-	ui_browser__popup(title, lines, 3);
+	ui_browser__popup(title, lines, ARRAY_SIZE(lines));
 	ui_browser__touch();
 }
 
