@@ -19,5 +19,6 @@ int cmd_buildid_list(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
+int cmd_probe(int argc, const char **argv);
 
 #endif /* __PERF_BUILTIN_H */

@@ -41,6 +41,7 @@ static const struct cmd_struct commands[] = {
 	{ "buildid-cache", cmd_buildid_cache, "Manage the build-id cache (~/.debug)" },
 	{ "diff", cmd_diff, "Compare the profiles of two perf.data files" },
 	{ "top", cmd_top, "A live profile of the system, tasks or CPUs" },
+	{ "probe", cmd_probe, "Add, list and remove dynamic probes (uprobes, kprobes)" },
 };
 
 static const char perf_usage[] =
