@@ -245,10 +245,11 @@ static int cfa_at(struct probe_dwarf *pd, u64 pc, const char **reg,
 	for (i = 0; i < 2; i++) {
 		if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], pc, &frame))
 			continue;
+		/* libdw gives a register-plus-offset rule as one bregx. */
 		if (!dwarf_frame_cfa(frame, &ops, &nops) && nops == 1 &&
-		    ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
-			*reg = reg_name(ops[0].atom - DW_OP_breg0);
-			*off = (long long)ops[0].number;
+		    ops[0].atom == DW_OP_bregx) {
+			*reg = reg_name((unsigned int)ops[0].number);
+			*off = (long long)ops[0].number2;
 			free(frame);
 			return *reg ? 0 : -EINVAL;
 		}
