@@ -48,10 +48,11 @@ static const char *events_file_name(bool uprobe)
 /* Tracefs gone or closed, said with what to do. */
 static int say_no_tracefs(void)
 {
-	if (errno == EACCES || errno == EPERM)
+	/* EPERM is from the mount perf tried: tracefs is not there. */
+	if (errno == EACCES)
 		fprintf(stderr, "perf probe: no permission to use tracefs (/sys/kernel/tracing): run as root\n");
 	else
-		fprintf(stderr, "perf probe: tracefs is not mounted: mount it with 'mount -t tracefs nodev /sys/kernel/tracing' (the kernel needs CONFIG_FTRACE)\n");
+		fprintf(stderr, "perf probe: tracefs is not mounted: mount it as root with 'mount -t tracefs nodev /sys/kernel/tracing' (the kernel needs CONFIG_FTRACE)\n");
 	return -1;
 }
 
