@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include "probe-wl.h"
 
-static volatile int sink;
+/* Global, so that the stores and the calls feeding them stay. */
+int sink;
 
 PROBE_WL_FUNC void probe_wl_global(int x)
 {
