@@ -30,12 +30,10 @@ static volatile sig_atomic_t ui_resized;
 /* SIGWINCH wakes the key wait through this pipe. */
 static int winch_pipe[2] = { -1, -1 };
 
-#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
-
 static const int exit_signals[] = { SIGINT, SIGTERM, SIGHUP };
 static const int crash_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
 /* Those, and SIGWINCH. */
-#define NR_HANDLED (ARRAY_LEN(exit_signals) + ARRAY_LEN(crash_signals) + 1)
+#define NR_HANDLED (ARRAY_SIZE(exit_signals) + ARRAY_SIZE(crash_signals) + 1)
 
 struct saved_action {
 	int sig;
@@ -126,9 +124,9 @@ static void catch_signals(void)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(exit_signals); i++)
+	for (i = 0; i < ARRAY_SIZE(exit_signals); i++)
 		catch_signal(exit_signals[i], on_exit_signal);
-	for (i = 0; i < ARRAY_LEN(crash_signals); i++)
+	for (i = 0; i < ARRAY_SIZE(crash_signals); i++)
 		catch_signal(crash_signals[i], on_crash_signal);
 	catch_signal(SIGWINCH, on_winch);
 }

@@ -805,7 +805,7 @@ static int browser_key(struct hists_browser *b, int key)
 	case '?':
 	case 'h':
 		ui_browser__popup("perf report: keys", help_lines,
-				  sizeof(help_lines) / sizeof(help_lines[0]));
+				  ARRAY_SIZE(help_lines));
 		ui_browser__touch();
 		break;
 	case UI_KEY_ESC:
