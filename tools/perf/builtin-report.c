@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "ui/annotate-browser.h"
 #include "ui/browser.h"
 #include "ui/hists-browser.h"
 #include "util/data.h"
@@ -130,10 +131,44 @@ static bool report_use_tui(const struct report_cmd *cmd)
 	return ui_browser__setup() == 0;
 }
 
+struct report_annotate {
+	struct report *r;
+	struct perf_session *s;
+	struct annotate_opts opts;
+};
+
+/* 'a' on an entry: its symbol's own samples, instruction by instruction. */
+static int report_annotate_entry(void *arg, struct hists *h,
+				 const struct hist_entry *he)
+{
+	struct report_annotate *ra = arg;
+	const struct annotated_sym *as = NULL;
+	int i = h - ra->r->hists;	/* the event's index */
+
+	if (he->frame.sym)
+		as = annotations__find(ra->r->annotations[i], he->frame.dso,
+				       he->frame.sym);
+	if (!as) {
+		const char *lines[1] = {
+			"No sample fell in it: its share is that of what it called.",
+		};
+
+		ui_browser__popup(he->frame.sym_name ? he->frame.sym_name : "?",
+				  lines, ARRAY_SIZE(lines));
+		return 0;
+	}
+	annotate_browser__run(as, ra->s->attrs[i].name, &ra->opts);
+	return 0;
+}
+
 /* The browser over every event's histogram (those with samples). */
 static int report_browse(struct report *r, struct perf_session *s)
 {
-	struct hists_browser_args args = { .annotate = NULL };
+	struct report_annotate ra = { .r = r, .s = s, .opts.source = true };
+	struct hists_browser_args args = {
+		.annotate = r->annotations ? report_annotate_entry : NULL,
+		.annotate_arg = &ra,
+	};
 	int i, err;
 
 	args.events = calloc(r->nr_hists ? r->nr_hists : 1,
@@ -157,6 +192,7 @@ static int report_tui(struct report_cmd *cmd, struct perf_session *s)
 	int err, browse_err;
 
 	cmd->r.progress.show = ui_browser__progress;
+	cmd->r.annotate = true;		/* for 'a' */
 	err = report__process(&cmd->r, s);
 	if (err < 0) {
 		ui_browser__exit();

@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf annotate --stdio: samples on the hot loop's instructions, as Linux perf annotate shows them
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/annotate.sh"
 need_root
 need_sampling
 note_linux_perf
@@ -11,35 +12,6 @@ ours=$tmpdir/ours.data
 $PERF record -q -e cpu-clock -F 4000 -o "$ours" -- "$tmpdir/bin/perf" test -w cpuloop 0.5 ||
 	fail "perf record failed"
 
-# The instruction lines of an annotation: "percent : address: insn".
-insns() {
-	grep -E '^ +[0-9]+(\.[0-9]+)? : +[0-9a-f]+: ' "$1"
-}
-
-# The share of the samples on the instructions of the hot loop of
-# annotation $1: from the target of the backward jump to the jump.
-loop_share() {
-	insns "$1" | awk '
-		function hex(s,   i, v) {
-			v = 0
-			for (i = 1; i <= length(s); i++)
-				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-			return v
-		}
-		{ pct[NR] = $1; addr[NR] = hex(substr($3, 1, length($3) - 1)) }
-		$4 ~ /^j/ && $5 ~ /^[0-9a-f]+$/ {
-			t = hex($5)
-			if (t < addr[NR]) { from = t; to = addr[NR] }
-		}
-		END {
-			if (!to) { print -1; exit }
-			for (i = 1; i <= NR; i++)
-				if (addr[i] >= from && addr[i] <= to)
-					s += pct[i]
-			print s
-		}'
-}
-
 check_hot_loop() {
 	$PERF annotate -i "$1" --stdio workload_hot_a > "$tmpdir/a.txt" 2> "$tmpdir/a.err" ||
 		fail "perf annotate workload_hot_a failed on $1: $(cat "$tmpdir/a.err")"
@@ -47,7 +19,7 @@ check_hot_loop() {
 		fail "bad title: $(head -n 2 "$tmpdir/a.txt")"
 	[ "$(insns "$tmpdir/a.txt" | wc -l)" -ge 5 ] ||
 		fail "no instructions: $(cat "$tmpdir/a.txt")"
-	share=$(loop_share "$tmpdir/a.txt")
+	share=$(insns "$tmpdir/a.txt" | loop_share)
 	awk -v s="$share" 'BEGIN { exit !(s >= 90) }' ||
 		fail "$share% of workload_hot_a's samples in its loop, expected at least 90%: $(cat "$tmpdir/a.txt")"
 	# The percentages are of the symbol's samples: they add up to 100.

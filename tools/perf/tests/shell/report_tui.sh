@@ -1,6 +1,7 @@
 #!/bin/sh
 # perf report in a terminal (tmux): the browser's rows, folds, zooms, search, help, events, resize and a clean exit
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/annotate.sh"
 need_root
 need_sampling
 command -v tmux > /dev/null 2>&1 ||
@@ -29,32 +30,10 @@ for opt in "" --tui; do
 		fail "perf report $opt into a pipe is not the --stdio report: $(diff "$tmpdir/stdio.txt" "$tmpdir/piped.txt" | head)"
 done
 
-tmux_sock=$tmpdir/tmux.sock
-in_tmux() {
-	tmux -S "$tmux_sock" "$@"
-}
-cleanup() {
-	in_tmux kill-server 2> /dev/null
-	rm -rf "$tmpdir"
-}
-trap cleanup EXIT
-in_tmux new-session -d -x 160 -y 40 "env PS1='$ ' sh" ||
-	fail "tmux could not start"
+. "$(dirname "$0")/lib/tui.sh"
 
-pane() {
-	in_tmux capture-pane -p -t 0
-}
-
-# Wait (60 s at most) until the screen has a line matching $1 (grep -E);
-# $2 says what was expected.
-wait_for() {
-	i=0
-	while ! pane | grep -Eq -- "$1"; do
-		i=$((i + 1))
-		[ $i -le 300 ] || fail "$2: the screen is
-$(pane)"
-		sleep 0.2
-	done
+start_report() {
+	start_perf report "$@"
 }
 
 # The title line, and the histogram rows (fold mark, percent...).
@@ -68,30 +47,8 @@ rows() {
 plain_rows() {
 	rows | sed 's/^[-+]/ /'
 }
-
-# Start perf report $@ in the pane; its exit status goes to $tmpdir/rc,
-# the terminal settings before and after to stty.before and stty.after.
-start_report() {
-	rm -f "$tmpdir/rc" "$tmpdir/stty.after"
-	in_tmux send-keys -t 0 "clear; stty -g > $tmpdir/stty.before; $bin/perf report $* 2> $tmpdir/report.err; echo \$? > $tmpdir/rc; stty -g > $tmpdir/stty.after" Enter
-}
-
-wait_exit() {
-	i=0
-	while [ ! -s "$tmpdir/stty.after" ]; do
-		i=$((i + 1))
-		[ $i -le 300 ] || fail "perf report did not leave on $1: $(pane)"
-		sleep 0.2
-	done
-	[ "$(cat "$tmpdir/rc")" = 0 ] ||
-		fail "perf report exited $(cat "$tmpdir/rc") on $1: $(cat "$tmpdir/report.err")"
-	cmp -s "$tmpdir/stty.before" "$tmpdir/stty.after" ||
-		fail "the terminal was left changed after $1: $(diff "$tmpdir/stty.before" "$tmpdir/stty.after")"
-	[ "$(in_tmux display -p -t 0 '#{alternate_on}')" = 0 ] ||
-		fail "the alternate screen is still on after $1"
-	! pane | grep -Eq "^Samples: |Press '\?' for help" ||
-		fail "the browser is still on the screen after $1: $(pane)"
-}
+# The report browser's title and status lines.
+browser_lines="^Samples: |Press '\\?' for help"
 
 # A call graph's frames with their percentages, one per line: from the
 # --stdio report's first entry ($1) or the browser's screen (stdin).
@@ -150,7 +107,7 @@ wait_for '^\+ +[0-9.]+% +[0-9.]+%  .*\[\.\] __libc_start_call_main$' \
 	"'C' did not fold everything"
 pane | grep -q '^   - __libc_start_call_main$' && fail "'C' left a graph unfolded"
 in_tmux send-keys -t 0 q
-wait_exit "'q'"
+wait_exit "'q'" "$browser_lines"
 
 # Self overhead: the hot function first, its caller under it.
 start_report -i "$data" --no-children
@@ -162,6 +119,15 @@ comm=$(echo "$first" | awk '{ print $3 }')
 dso=$(echo "$first" | awk '{ print $4 }')
 [ "$comm" = perf ] && other=spinner || other=perf
 rows | grep -q "  $other " || fail "no rows of $other before the zoom: $(pane)"
+# 'a': the selected entry's disassembly, most samples in its loop.
+in_tmux send-keys -t 0 a
+wait_for '^Annotate workload_hot_a  \((perf|spinner)\)  [0-9]+ samples' "'a' did not annotate workload_hot_a"
+wait_for '^ +[0-9]+\.[0-9]+ \^  +[0-9a-f]+:  j' "no loop jump marked in the annotation"
+share=$(pane | screen_insns | loop_share)
+awk -v s="$share" 'BEGIN { exit !(s >= 90) }' ||
+	fail "$share% of workload_hot_a's samples in its loop on the screen: $(pane)"
+in_tmux send-keys -t 0 q
+wait_for "^$main_title$" "'q' did not go back from the annotation to the list"
 in_tmux send-keys -t 0 +
 wait_for '^ +cmd_test$' "'+' did not show workload_hot_a's caller"
 "$bin/perf" report -i "$data" --stdio --no-children > "$tmpdir/self.txt" 2>&1 ||
@@ -224,7 +190,7 @@ done
 [ "$(plain_rows | head -n 1)" = "$(echo "$first" | sed 's/^[-+]/ /' | cut -c1-100)" ] ||
 	fail "the first row after the resize: $(rows | head -n 1)"
 in_tmux send-keys -t 0 Escape
-wait_exit "ESC"
+wait_exit "ESC" "$browser_lines"
 in_tmux resize-window -t 0 -x 160 -y 40
 
 # ---- two events: TAB and shift-TAB, then Ctrl-C ------------------------
@@ -236,7 +202,7 @@ rows | head -n 3 | grep -q 'workload_hot_a$' || fail "task-clock's rows: $(pane)
 in_tmux send-keys -t 0 BTab
 wait_for "^Samples: [0-9]+K? of event 'cpu-clock'" "shift-TAB did not go back"
 in_tmux send-keys -t 0 C-c
-wait_exit "Ctrl-C"
-grep -q '^perf: Interrupt' "$tmpdir/report.err" ||
-	fail "Ctrl-C: not said: $(cat "$tmpdir/report.err")"
+wait_exit "Ctrl-C" "$browser_lines"
+grep -q '^perf: Interrupt' "$tmpdir/perf.err" ||
+	fail "Ctrl-C: not said: $(cat "$tmpdir/perf.err")"
 exit 0
