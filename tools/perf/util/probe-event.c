@@ -89,22 +89,28 @@ static char *skip_spaces(char *s)
 	return s;
 }
 
-/* "p:GROUP/EVENT TARGET ARGS" as the kernel lists it. */
+/*
+ * "p:GROUP/EVENT TARGET ARGS" as the kernel lists it; a return probe of
+ * the kernel says how many calls it can follow at once: "r10:GROUP/...".
+ */
 static int probe_event__parse(struct probe_event *e, char *line, bool uprobe)
 {
-	char *slash, *sp, *args;
+	char *name = line + 1, *slash, *sp, *args;
 
 	memset(e, 0, sizeof(*e));
 	e->uprobe = uprobe;
-	if ((line[0] != 'p' && line[0] != 'r') || line[1] != ':')
+	if (line[0] != 'p' && line[0] != 'r')
 		return -EINVAL;
 	e->type = line[0];
-	slash = strchr(line + 2, '/');
-	sp = strchr(line + 2, ' ');
+	name += strspn(name, "0123456789");
+	if (*name++ != ':')
+		return -EINVAL;
+	slash = strchr(name, '/');
+	sp = strchr(name, ' ');
 	if (!slash || !sp || slash > sp)
 		return -EINVAL;
 	snprintf(e->group, sizeof(e->group), "%.*s",
-		 (int)(slash - line - 2), line + 2);
+		 (int)(slash - name), name);
 	snprintf(e->event, sizeof(e->event), "%.*s",
 		 (int)(sp - slash - 1), slash + 1);
 	sp = skip_spaces(sp);

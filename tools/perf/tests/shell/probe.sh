@@ -25,6 +25,7 @@ N=7
 del_ours() {
 	$PERF probe -q -d "$G:*" 2>/dev/null
 	$PERF probe -q -d "$GL:*" 2>/dev/null
+	$PERF probe -q -d 'probe:ppid_*' 2>/dev/null
 }
 
 cleanup() {
@@ -236,4 +237,39 @@ $PERF probe -q -d "$GL:*" || fail "-d of the library probes failed"
 cp "$tmpdir/initial" "$tmpdir/before"
 same_events "deleting the test's probes"
 expect_error "\"$G:*\" does not hit any event" $PERF probe -d "$G:*"
+# Kernel probes, where the kernel has them (our kernel in the VM does):
+# the exact getppid calls of the syscalls workload, on entry and return.
+if [ -w "$tracefs/kprobe_events" ] && grep -q ' __x64_sys_getppid$' /proc/kallsyms; then
+	cat "$tracefs/kprobe_events" > "$tmpdir/kbefore"
+	$PERF probe -q -d 'probe:ppid_*' 2>/dev/null
+	$PERF probe -q -a 'ppid_in=__x64_sys_getppid' -a 'ppid_out=__x64_sys_getppid%return $retval' ||
+		fail "kprobes on __x64_sys_getppid failed"
+	grep -q '^p:probe/ppid_in __x64_sys_getppid' "$tracefs/kprobe_events" &&
+		grep -q '^r[0-9]*:probe/ppid_out __x64_sys_getppid' "$tracefs/kprobe_events" ||
+		fail "kprobe_events: $(cat "$tracefs/kprobe_events")"
+	$PERF stat -x, -o "$tmpdir/kstat" -e probe:ppid_in,probe:ppid_out -- \
+		$PERF test -w syscalls 500 0 0 || fail "perf stat of the kprobes failed"
+	for ev in probe:ppid_in probe:ppid_out; do
+		v=$(csv_value "$tmpdir/kstat" $ev)
+		[ "$v" = 500 ] || fail "$ev counted '$v', the workload made 500 getppid calls"
+	done
+	# $retval: the parent's pid, which the workload's getppid returns;
+	# the shell forks it (a command follows) and says its own pid.
+	$PERF record -q -e probe:ppid_out -o "$tmpdir/k.data" -- \
+		sh -c "$PERF test -w syscalls 3 0 0; echo \$\$ > $tmpdir/sh.pid" ||
+		fail "perf record of the return kprobe failed"
+	$PERF script -i "$tmpdir/k.data" -F trace > "$tmpdir/k.txt" ||
+		fail "perf script of the return kprobe failed"
+	# (the shell's own getppid, for $PPID, returns perf's pid)
+	want=$(printf '0x%x' "$(cat "$tmpdir/sh.pid")")
+	[ "$(grep -c " arg1=$want$" "$tmpdir/k.txt")" = 3 ] ||
+		fail "not 3 returns with \$retval $want, the workload's parent: $(cat "$tmpdir/k.txt")"
+	$PERF probe -q -d 'probe:ppid_*' || fail "-d of the kprobes failed"
+	cat "$tracefs/kprobe_events" > "$tmpdir/know"
+	cmp -s "$tmpdir/kbefore" "$tmpdir/know" ||
+		fail "kprobes left behind: $(cat "$tmpdir/know")"
+	echo "kprobes: exact counts on entry and return"
+else
+	echo "no writable kprobe_events or no __x64_sys_getppid here: the kernel probes are left out"
+fi
 echo "perf probe: counts, arguments, return values and errors as expected"
