@@ -116,19 +116,6 @@ static void draw(struct annotate_browser *b)
 	ui_browser__refresh();
 }
 
-static void move(struct annotate_browser *b, long step)
-{
-	long sel = (long)b->sel + step;
-
-	if (!b->nr_rows)
-		return;
-	if (sel < 0)
-		sel = 0;
-	if (sel >= (long)b->nr_rows)
-		sel = (long)b->nr_rows - 1;
-	b->sel = sel;
-}
-
 static void select_line(struct annotate_browser *b, size_t line)
 {
 	size_t r;
@@ -246,27 +233,9 @@ static int browser_key(struct annotate_browser *b, int key)
 {
 	int page = list_height();
 
+	if (ui_browser__move_key(key, &b->sel, b->nr_rows, page))
+		return BROWSER_STAYS;
 	switch (key) {
-	case UI_KEY_DOWN:
-	case 'j':
-		move(b, 1);
-		break;
-	case UI_KEY_UP:
-	case 'k':
-		move(b, -1);
-		break;
-	case UI_KEY_PGDN:
-		move(b, page);
-		break;
-	case UI_KEY_PGUP:
-		move(b, -page);
-		break;
-	case UI_KEY_HOME:
-		move(b, -(long)b->nr_rows);
-		break;
-	case UI_KEY_END:
-		move(b, (long)b->nr_rows);
-		break;
 	case 'H':
 		select_hottest(b);
 		break;

@@ -441,3 +441,38 @@ void ui_browser__progress(const struct progress *p, int pct)
 	SLsmg_set_color(UI_COLOR_NORMAL);
 	SLsmg_refresh();
 }
+
+static long move_step(int key, size_t nr, int page)
+{
+	switch (key) {
+	case UI_KEY_DOWN:
+	case 'j':
+		return 1;
+	case UI_KEY_UP:
+	case 'k':
+		return -1;
+	case UI_KEY_PGDN:
+		return page;
+	case UI_KEY_PGUP:
+		return -page;
+	case UI_KEY_HOME:
+		return -(long)nr;
+	case UI_KEY_END:
+		return (long)nr;
+	}
+	return 0;
+}
+
+bool ui_browser__move_key(int key, size_t *sel, size_t nr, int page)
+{
+	long step = move_step(key, nr, page), to = (long)*sel + step;
+
+	if (!step)
+		return false;
+	if (to >= (long)nr)
+		to = (long)nr - 1;
+	if (to < 0)
+		to = 0;
+	*sel = to;
+	return true;
+}

@@ -58,6 +58,13 @@ void ui_browser__refresh(void);
 /* Everything to be drawn again, as after a popup or another browser. */
 void ui_browser__touch(void);
 
+/*
+ * The keys that move a list's selection (UP/DOWN, k/j a row, PGUP/PGDN
+ * @page rows, HOME/END): *@sel moved within @nr rows.  False, and *@sel
+ * as it was, for any other key.
+ */
+bool ui_browser__move_key(int key, size_t *sel, size_t nr, int page);
+
 /* The next key; blocks until one comes or the terminal is resized. */
 int ui_browser__getkey(void);
 

@@ -732,45 +732,14 @@ static void annotate_entry(struct hists_browser *b)
 		ui_browser__touch();
 }
 
-static void move(struct hists_browser *b, long step)
-{
-	long sel = (long)b->sel + step;
-
-	if (!b->nr_rows)
-		return;
-	if (sel < 0)
-		sel = 0;
-	if (sel >= (long)b->nr_rows)
-		sel = b->nr_rows - 1;
-	b->sel = sel;
-}
-
 /* 1 when the key leaves the browser. */
 static int browser_key(struct hists_browser *b, int key)
 {
 	int page = list_height();
 
+	if (ui_browser__move_key(key, &b->sel, b->nr_rows, page))
+		return 0;
 	switch (key) {
-	case UI_KEY_DOWN:
-	case 'j':
-		move(b, 1);
-		break;
-	case UI_KEY_UP:
-	case 'k':
-		move(b, -1);
-		break;
-	case UI_KEY_PGDN:
-		move(b, page);
-		break;
-	case UI_KEY_PGUP:
-		move(b, -page);
-		break;
-	case UI_KEY_HOME:
-		move(b, -(long)b->nr_rows);
-		break;
-	case UI_KEY_END:
-		move(b, b->nr_rows);
-		break;
 	case '+':
 	case UI_KEY_ENTER:
 		fold_toggle(b);

@@ -40,12 +40,7 @@ pane | grep -Eq "^ +[0-9.]+ -> +$target:  " ||
 src='workload_sink \+= i \^ \(i >> 3\);$'
 if pane | grep -Eq "$src"; then
 	in_tmux send-keys -t 0 s
-	i=0
-	while pane | grep -Eq "$src"; do
-		i=$((i + 1))
-		[ $i -le 300 ] || fail "'s' did not hide the source lines: $(pane)"
-		sleep 0.2
-	done
+	wait_gone "$src" "'s' did not hide the source lines"
 	in_tmux send-keys -t 0 s
 	wait_for "$src" "'s' again did not show the source lines"
 fi

@@ -173,12 +173,7 @@ in_tmux send-keys -t 0 '?'
 wait_for "zoom into the entry's thread" "'?' showed no help"
 pane | grep -q "only symbols containing a string" || fail "the help lacks '/': $(pane)"
 in_tmux send-keys -t 0 x
-i=0
-while pane | grep -q "zoom into the entry's thread"; do
-	i=$((i + 1))
-	[ $i -le 300 ] || fail "a key did not close the help: $(pane)"
-	sleep 0.2
-done
+wait_gone "zoom into the entry's thread" "a key did not close the help"
 # A smaller terminal: drawn again to its size, status on its last line.
 in_tmux resize-window -t 0 -x 100 -y 30
 i=0

@@ -33,6 +33,17 @@ $(pane)"
 	done
 }
 
+# Wait (60 s at most) until no line of the screen matches $1 (grep -E).
+wait_gone() {
+	i=0
+	while pane | grep -Eq -- "$1"; do
+		i=$((i + 1))
+		[ $i -le 300 ] || fail "$2: the screen is
+$(pane)"
+		sleep 0.2
+	done
+}
+
 # Start 'perf $@' in the pane; its exit status goes to $tmpdir/rc, its
 # stderr to $tmpdir/perf.err, the terminal settings before and after to
 # stty.before and stty.after.
