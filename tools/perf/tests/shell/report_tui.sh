@@ -188,6 +188,25 @@ in_tmux send-keys -t 0 Escape
 wait_exit "ESC" "$browser_lines"
 in_tmux resize-window -t 0 -x 160 -y 40
 
+# A crash: the terminal given back, then the crash's own end (SIGSEGV).
+start_report -i "$data"
+wait_for "^$main_title$" "no title before the crash"
+pid=$(pgrep -f "^$bin/perf report -i $data\$" | head -n 1)
+[ -n "$pid" ] || fail "no perf report process to crash"
+kill -SEGV "$pid"
+i=0
+while [ ! -s "$tmpdir/stty.after" ]; do
+	i=$((i + 1))
+	[ $i -le 300 ] || fail "perf report did not end on SIGSEGV: $(pane)"
+	sleep 0.2
+done
+[ "$(cat "$tmpdir/rc")" = 139 ] ||
+	fail "perf report exited $(cat "$tmpdir/rc") on SIGSEGV, not as killed by it (139)"
+cmp -s "$tmpdir/stty.before" "$tmpdir/stty.after" ||
+	fail "the terminal was left changed by the crash: $(diff "$tmpdir/stty.before" "$tmpdir/stty.after")"
+[ "$(in_tmux display -p -t 0 '#{alternate_on}')" = 0 ] ||
+	fail "the alternate screen is still on after the crash"
+
 # ---- two events: TAB and shift-TAB, then Ctrl-C ------------------------
 start_report -i "$events"
 wait_for "^Samples: [0-9]+K? of event 'cpu-clock'" "no cpu-clock title"
