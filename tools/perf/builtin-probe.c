@@ -3,6 +3,7 @@
  * perf probe: add, list and remove dynamic probes (uprobes in an object
  * given with -x, kprobes in the kernel otherwise).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,7 +115,8 @@ int cmd_probe(int argc, const char **argv)
 {
 	struct probe_opts o = { 0 };
 	struct probe_cmd c = { 0 };
-	const char *vars = NULL, *lines = NULL;
+	const char *vars = NULL, *lines = NULL, *target_ns = NULL;
+	char ns_target[PATH_MAX];
 	const struct option options[] = {
 		OPT_CALLBACK('a', "add", &c, "PROBEDEF",
 			     "probe definition: [EVENT=]FUNC[@[@]VER][+OFF|%return] [ARG ...]",
@@ -143,6 +145,8 @@ int cmd_probe(int argc, const char **argv)
 			    "print what would be written to tracefs, change nothing"),
 		OPT_BOOLEAN('f', "force", &o.force,
 			    "add a probe whose event exists, with a new name"),
+		OPT_STRING(0, "target-ns", &target_ns, "PID",
+			   "-x names a file in the mount namespace of process PID"),
 		OPT_BOOLEAN('q', "quiet", &o.quiet, "print errors only"),
 		OPT_END()
 	};
@@ -154,6 +158,15 @@ int cmd_probe(int argc, const char **argv)
 	if (o.target && o.module)
 		usage_with_options_msg(probe_usage, options,
 				       "-x and -m do not go together");
+	if (target_ns && !o.target)
+		usage_with_options_msg(probe_usage, options,
+				       "--target-ns goes with -x");
+	if (target_ns) {
+		if (probe__target_in_ns(target_ns, o.target, ns_target,
+					sizeof(ns_target)))
+			return 1;
+		o.target = ns_target;
+	}
 	modes = !!c.adds.nr + !!c.dels.nr + c.list + c.funcs + !!vars + !!lines;
 	if (modes == 0)
 		usage_with_options(probe_usage, options);

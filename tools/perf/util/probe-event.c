@@ -763,3 +763,34 @@ int probe__lines(const struct probe_opts *o, const char *func)
 {
 	return with_func_dwarf(o, func, probe_dwarf__print_lines);
 }
+
+int probe__target_in_ns(const char *pid, const char *path, char *buf,
+			size_t size)
+{
+	char root[64], *end;
+	long n = strtol(pid, &end, 10);
+
+	if (!*pid || *end || n <= 0) {
+		fprintf(stderr, "perf probe: --target-ns takes a process id, not '%s'\n",
+			pid);
+		return -1;
+	}
+	snprintf(root, sizeof(root), "/proc/%ld/root", n);
+	if (access(root, X_OK)) {
+		fprintf(stderr, "perf probe: cannot enter the mount namespace of process %ld (%s): %s\n",
+			n, root, strerror(errno));
+		return -1;
+	}
+	if (path[0] != '/') {
+		fprintf(stderr, "perf probe: with --target-ns, -x takes the path the process sees, from its root: '%s' is relative\n",
+			path);
+		return -1;
+	}
+	snprintf(buf, size, "%s%s", root, path);
+	if (access(buf, R_OK)) {
+		fprintf(stderr, "perf probe: process %ld sees no %s: %s\n", n,
+			path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

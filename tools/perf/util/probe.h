@@ -57,6 +57,14 @@ struct probe_opts {
 	bool quiet;
 };
 
+/*
+ * --target-ns PID: @path as process PID's mount namespace sees it, through
+ * /proc/PID/root, which both perf and the kernel's uprobe can open.
+ * 0, or says why not (no such process, no such file there) and -1.
+ */
+int probe__target_in_ns(const char *pid, const char *path, char *buf,
+			size_t size);
+
 /* Parse one spec (the words of one -a, joined with spaces). */
 int probe_spec__parse(struct probe_spec *spec, const char *text);
 void probe_spec__exit(struct probe_spec *spec);

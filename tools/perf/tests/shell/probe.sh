@@ -237,6 +237,37 @@ $PERF probe -q -d "$GL:*" || fail "-d of the library probes failed"
 cp "$tmpdir/initial" "$tmpdir/before"
 same_events "deleting the test's probes"
 expect_error "\"$G:*\" does not hit any event" $PERF probe -d "$G:*"
+# --target-ns: a workload only a private mount namespace has (a tmpfs
+# there), probed from outside and counted exactly when run inside.
+if unshare -m true 2>/dev/null && command -v nsenter > /dev/null; then
+	ns=$tmpdir/ns
+	mkdir "$ns"
+	unshare -m "$(command -v sh)" -c "mount -t tmpfs none $ns && cp $WL $LIB $ns/ &&
+		touch $ns/ready && exec sleep 60" &
+	holder=$!
+	i=0
+	while [ ! -e "/proc/$holder/root$ns/ready" ]; do
+		i=$((i + 1))
+		[ $i -le 100 ] || fail "the private namespace did not get ready"
+		sleep 0.1
+	done
+	[ -e "$ns/probe-wl" ] && fail "the namespace's tmpfs shows outside it"
+	expect_error "process $holder sees no $ns/nothing" \
+		$PERF probe --target-ns "$holder" -x "$ns/nothing" probe_wl_global
+	$PERF probe -q --target-ns "$holder" -x "$ns/probe-wl" 'nsg=probe_wl_global' ||
+		fail "--target-ns failed"
+	$PERF stat -x, -o "$tmpdir/stat" -e $G:nsg -- \
+		nsenter -t "$holder" -m -- "$ns/probe-wl" $N > /dev/null ||
+		fail "perf stat in the namespace failed: $(cat "$tmpdir/stat")"
+	check_count $G:nsg $N
+	$PERF probe -q -d $G:nsg || fail "-d of the namespace's probe failed"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	same_events "the --target-ns probe"
+else
+	echo "no unshare or nsenter here: --target-ns is left out"
+fi
+
 # Kernel probes, where the kernel has them (our kernel in the VM does):
 # the exact getppid calls of the syscalls workload, on entry and return.
 if [ -w "$tracefs/kprobe_events" ] && grep -q ' __x64_sys_getppid$' /proc/kallsyms; then
