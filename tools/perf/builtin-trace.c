@@ -55,34 +55,55 @@ static void trace_forward_signal(int sig)
 		kill(trace_child, sig);
 }
 
-/* What perf trace record and live tracing record. */
-static void record_args(struct strvec *v, const char *filter)
+struct event_args {
+	struct strvec *v;
+	const char *filter;
+};
+
+/* An event, without perf's own. */
+static int push_event(const char *event, void *arg)
 {
+	struct event_args *a = arg;
+
+	strvec__push(a->v, "-e");
+	strvec__push(a->v, event);
+	strvec__push(a->v, "--exclude-perf");
+	if (a->filter) {
+		strvec__push(a->v, "--filter");
+		strvec__push(a->v, a->filter);
+	}
+	return 0;
+}
+
+/*
+ * What perf trace record and live tracing record: the syscalls, and the
+ * tracepoints -e (@events) names.
+ */
+static void record_args(struct strvec *v, const char *filter,
+			const char *events)
+{
+	struct event_args a = { v, filter };
+
 	static const char * const fixed[] = {
 		"record", "-R", "-c", "1", "--tod", "-m", "1024",
 	};
-	static const char * const events[] = {
+	static const char * const sc_events[] = {
 		"raw_syscalls:sys_enter", "raw_syscalls:sys_exit",
 	};
 	size_t i;
 
 	strvec__pushv(v, ARRAY_SIZE(fixed), fixed);
-	for (i = 0; i < ARRAY_SIZE(events); i++) {
-		strvec__push(v, "-e");
-		strvec__push(v, events[i]);
-		strvec__push(v, "--exclude-perf");
-		if (filter) {
-			strvec__push(v, "--filter");
-			strvec__push(v, filter);
-		}
-	}
+	for (i = 0; i < ARRAY_SIZE(sc_events); i++)
+		push_event(sc_events[i], &a);
+	if (events)
+		trace__for_each_event(events, push_event, &a);
 }
 
 static int trace_record(int argc, const char **argv)
 {
 	struct strvec v = STRVEC_INIT;
 
-	record_args(&v, NULL);
+	record_args(&v, NULL, NULL);
 	strvec__pushv(&v, argc - 1, argv + 1);
 	return strvec__run(&v, cmd_record, "perf trace");
 }
@@ -93,7 +114,7 @@ static void live_record_args(struct trace_cmd *cmd, struct strvec *v, int fd)
 	char filter[64];
 
 	snprintf(filter, sizeof(filter), "common_pid != %d", (int)getpid());
-	record_args(v, filter);
+	record_args(v, filter, cmd->opts.syscalls);
 	strvec__push(v, "-q");
 	strvec__push(v, "-o");
 	strvec__pushf(v, "/proc/self/fd/%d", fd);
@@ -216,6 +237,7 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 	/* Nothing to trace or replay: the whole system, as Linux perf. */
 	if (!cmd->input)
 		target__default(&cmd->target, argc);
+	o->live = !cmd->input;
 	why = trace_opts__check(o);
 	if (why)
 		usage_with_options_msg(trace_usage, options, "%s", why);
@@ -227,7 +249,6 @@ static void trace_check_options(struct trace_cmd *cmd, int argc,
 	if (o->tod.show == TOD_SHOW_ON)
 		o->time = TRACE_TIME_TOD;
 	o->tod.show = TOD_SHOW_ON;
-	o->live = !cmd->input;
 	symbol_conf.symfs = cmd->symfs;
 }
 
@@ -242,7 +263,7 @@ int cmd_trace(int argc, const char **argv)
 			   "write the trace to a file"),
 		OPT_TABLE(target_opts),
 		OPT_STRING('e', "expr", &cmd.opts.syscalls, "syscalls",
-			   "only these syscalls (globs; !name leaves one out)"),
+			   "only these syscalls (globs; !name leaves one out), and these tracepoints (GROUP:NAME)"),
 		OPT_STRING(0, "duration", &cmd.duration, "ms",
 			   "only calls that took longer"),
 		OPT_BOOLEAN(0, "failure", &cmd.opts.failure,

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <elf.h>
 #include <event-parse.h>
+#include <perf/tracefs.h>
 #include "arena.h"
 #include "array.h"
 #include "data.h"
@@ -71,6 +72,7 @@ struct trace {
 	struct tep_format_field *exit_nr, *exit_ret;
 	struct syscall_fmt *fmts[SYSCALL_NR_ABIS];
 	bool *selected[SYSCALL_NR_ABIS];	/* -e; NULL: all */
+	bool any_syscall;		/* -e leaves some syscall shown */
 	int *pids;
 	u32 nr_pids, pids_alloc;
 	const char **comms;		/* interned */
@@ -130,9 +132,53 @@ static int match_syscalls(const char *pattern, bool **selected, bool on)
 
 static char bad_item[300];
 
+bool trace__is_event(const char *item)
+{
+	return strchr(item, ':') != NULL;
+}
+
+struct event_walk {
+	int (*fn)(const char *event, void *arg);
+	void *arg;
+};
+
+static int event_item(const char *item, void *arg)
+{
+	struct event_walk *w = arg;
+
+	return trace__is_event(item) ? w->fn(item, w->arg) : 0;
+}
+
+int trace__for_each_event(const char *list,
+			  int (*fn)(const char *event, void *arg), void *arg)
+{
+	struct event_walk w = { fn, arg };
+
+	return walk_items(list, event_item, &w);
+}
+
+/* A tracepoint of this machine's tracefs (live tracing records it). */
+static int check_event(const char *item)
+{
+	char group[128], name[128];
+	const char *colon = strchr(item, ':');
+
+	snprintf(group, sizeof(group), "%.*s", (int)(colon - item), item);
+	snprintf(name, sizeof(name), "%s", colon + 1);
+	if (strpbrk(item, "*?[") || tracefs_event_id(group, name) >= 0)
+		return 0;
+	snprintf(bad_item, sizeof(bad_item),
+		 "-e: no tracepoint %s here (see 'perf list tracepoint', and 'perf probe -l' for probes)",
+		 item);
+	return -1;
+}
+
 static int check_syscall(const char *item, void *arg)
 {
-	(void)arg;
+	const struct trace_opts *o = arg;
+
+	if (trace__is_event(item))
+		return o->live ? check_event(item) : 0;
 	if (*item == '!')
 		item++;
 	if (match_syscalls(item, NULL, false))
@@ -157,7 +203,7 @@ static int check_pid(const char *item, void *arg)
 
 const char *trace_opts__check(const struct trace_opts *o)
 {
-	if (o->syscalls && walk_items(o->syscalls, check_syscall, NULL))
+	if (o->syscalls && walk_items(o->syscalls, check_syscall, (void *)o))
 		return bad_item;
 	if (o->pids && walk_items(o->pids, check_pid, NULL))
 		return bad_item;
@@ -177,15 +223,22 @@ static int select_item(const char *item, void *arg)
 	struct trace *t = arg;
 	bool on = *item != '!';
 
+	if (trace__is_event(item))
+		return 0;
 	match_syscalls(on ? item : item + 1, t->selected, on);
 	return 0;
 }
 
-/* -e: with names, only those; with !names only, all but those. */
+/*
+ * -e: with names, only those; with !names only, all but those.  A
+ * tracepoint counts as a name: -e GROUP:NAME alone shows no syscalls.
+ */
 static int setup_selection(struct trace *t)
 {
 	bool all = !walk_items(t->o->syscalls, has_positive, NULL);
 	int abi;
+
+	int nr;
 
 	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++) {
 		t->selected[abi] = malloc(syscalltbl_size(abi));
@@ -193,7 +246,12 @@ static int setup_selection(struct trace *t)
 			return -ENOMEM;
 		memset(t->selected[abi], all, syscalltbl_size(abi));
 	}
-	return walk_items(t->o->syscalls, select_item, t);
+	walk_items(t->o->syscalls, select_item, t);
+	t->any_syscall = false;
+	for (abi = 0; abi < SYSCALL_NR_ABIS; abi++)
+		for (nr = 0; nr < syscalltbl_size(abi); nr++)
+			t->any_syscall |= t->selected[abi][nr];
+	return 0;
 }
 
 static int add_pid(const char *item, void *arg)
@@ -550,6 +608,92 @@ static void sys_enter(struct trace *t, const struct perf_sample *s)
 	print_line(t, tt, s->time, NULL, call, "= ?");
 }
 
+/* ---- other tracepoints (-e GROUP:NAME) ---- */
+
+/* A __data_loc string, or a char array: its text within the record. */
+static bool tp_string(const struct perf_sample *s, struct tep_format_field *f,
+		      const char **str, int *len)
+{
+	u32 off = f->offset, size = f->size;
+
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		u32 loc = (u32)raw_num(s, f);
+
+		off = loc & 0xffff;
+		size = loc >> 16;
+	}
+	if (off > s->raw_size || size > s->raw_size - off)
+		return false;
+	*str = (const char *)s->raw_data + off;
+	*len = strnlen(*str, size);
+	return true;
+}
+
+/* An integer field, sign-extended where the format says signed. */
+static s64 tp_number(const struct perf_sample *s, struct tep_format_field *f)
+{
+	u64 v = raw_num(s, f);
+	int bits = f->size * 8;
+
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 &&
+	    (v & (1ULL << (bits - 1))))
+		v |= ~0ULL << bits;
+	return (s64)v;
+}
+
+/*
+ * "name: value, ..." as Linux perf trace prints an event's fields:
+ * integers in decimal, strings quoted, fields that are 0 left out.
+ */
+static void tp_args(struct tep_event *ev, const struct perf_sample *s,
+		    char *buf, size_t size)
+{
+	struct tep_format_field *f;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (f = ev->format.fields; f && len < size; f = f->next) {
+		const char *sep = len ? ", " : "";
+		const char *str;
+		int n;
+
+		if (f->flags & TEP_FIELD_IS_STRING) {
+			if (tp_string(s, f, &str, &n))
+				len += snprintf(buf + len, size - len,
+						"%s%s: \"%.*s\"", sep, f->name,
+						n, str);
+		} else if (!(f->flags & (TEP_FIELD_IS_ARRAY |
+					 TEP_FIELD_IS_DYNAMIC)) &&
+			   f->size <= 8 && raw_num(s, f)) {
+			len += snprintf(buf + len, size - len, "%s%s: %lld",
+					sep, f->name,
+					(long long)tp_number(s, f));
+		}
+	}
+}
+
+/* time [(         ): ]comm/tid GROUP:NAME(fields) */
+static void tp_event(struct trace *t, const struct perf_sample *s, int id)
+{
+	struct trace_thread *tt = trace_thread(t, s->pid, s->tid);
+	struct tep_event *ev = t->tep ? tep_find_event(t->tep, id) : NULL;
+	char args[1024];
+
+	if (!tt || !ev || !thread_shown(t, tt->thread))
+		return;
+	tt->nr_events++;
+	t->nr_events++;
+	if (!t->o->lines || whole_calls_only(t))
+		return;
+	tp_args(ev, s, args, sizeof(args));
+	print_time(t, s->time);
+	/* Beside syscall lines, the duration column stays empty. */
+	if (t->any_syscall)
+		fprintf(t->out, "(         ): ");
+	fprintf(t->out, "%s/%u %s:%s(%s)\n", tt->thread->comm,
+		tt->thread->tid, ev->system, ev->name, args);
+}
+
 /* An exit whose enter came before the trace started. */
 static void sys_exit_continued(struct trace *t, struct trace_thread *tt,
 			       const struct perf_sample *s, s64 ret)
@@ -614,7 +758,14 @@ static int trace_event(struct perf_session *s, const union perf_event *ev,
 		if (!sample || !attr ||
 		    attr->attr.type != PERF_TYPE_TRACEPOINT)
 			return 0;
-		if (!t->have_first) {
+		/*
+		 * Times count from the first event of the trace: with only
+		 * tracepoints shown, the first of those (the syscalls are
+		 * recorded all the same).
+		 */
+		if (!t->have_first && (t->any_syscall ||
+				       (attr->attr.config != (u64)t->enter_id &&
+					attr->attr.config != (u64)t->exit_id))) {
 			t->first_time = sample->time;
 			t->have_first = true;
 		}
@@ -622,6 +773,8 @@ static int trace_event(struct perf_session *s, const union perf_event *ev,
 			sys_enter(t, sample);
 		else if (attr->attr.config == (u64)t->exit_id)
 			sys_exit(t, sample);
+		else
+			tp_event(t, sample, (int)attr->attr.config);
 		return 0;
 	case PERF_RECORD_LOST:
 		t->nr_lost += ev->lost.lost;

@@ -32,7 +32,11 @@ struct trace_opts {
 	enum trace_time time;
 	double duration_ms;	/* --duration: longer calls only */
 	bool failure;		/* --failure: failed calls only */
-	const char *syscalls;	/* -e: names or globs, !name excludes */
+	/*
+	 * -e: syscall names or globs, !name excludes; and tracepoints
+	 * (GROUP:NAME, probes too), printed as events beside the calls.
+	 */
+	const char *syscalls;
 	const char *pids;	/* --pid: these processes only */
 	const char *comms;	/* --comm: these commands only */
 	bool live;		/* tasks may be looked up in /proc */
@@ -44,6 +48,15 @@ struct trace_opts {
  * numbers); NULL when fine, else a message.
  */
 const char *trace_opts__check(const struct trace_opts *o);
+
+/* -e's item @item names a tracepoint (GROUP:NAME), not a syscall. */
+bool trace__is_event(const char *item);
+/*
+ * Calls @fn with each tracepoint that -e names (@list: the -e string),
+ * to have them recorded; stops on non-zero.
+ */
+int trace__for_each_event(const char *list,
+			  int (*fn)(const char *event, void *arg), void *arg);
 
 /*
  * Read the records of @s in time order and print to @out.  Returns 0,

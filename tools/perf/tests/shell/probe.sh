@@ -141,6 +141,37 @@ done
 [ "$(grep -c "$GL:old:" "$tmpdir/script")" = 9 ] ||
 	fail "the old version not seen 9 times: $(cat "$tmpdir/script")"
 
+# perf trace -e: the probes as events, their fields as Linux perf trace
+# prints them (zeros left out), alone and beside the syscalls.
+$PERF trace -e $G:probe_wl_args,$G:probe_wl_args__return -- "$WL" 3 \
+	> "$tmpdir/trace" 2>&1 || fail "perf trace -e failed: $(cat "$tmpdir/trace")"
+for i in 0 1 2; do
+	n=$([ $i = 0 ] || echo "n: $i, ")
+	r=$([ $i = 0 ] || echo "arg1: $((2 * i))")
+	grep -Eq "^ +[0-9]+\.[0-9]{3} probe-wl/[0-9]+ $G:probe_wl_args\(__probe_ip: [0-9]+, ${n}s_string: \"probe-wl-str\"\)$" "$tmpdir/trace" ||
+		fail "perf trace: no probe_wl_args with n=$i: $(cat "$tmpdir/trace")"
+	grep -Eq "^ +[0-9]+\.[0-9]{3} probe-wl/[0-9]+ $G:probe_wl_args__return\(__probe_func: [0-9]+, __probe_ret_ip: [0-9]+(, )?$r\)$" "$tmpdir/trace" ||
+		fail "perf trace: no return of $((2 * i)): $(cat "$tmpdir/trace")"
+done
+$PERF trace -e $G:probe_wl_args,write -- "$WL" 1 > "$tmpdir/trace2" 2>&1 ||
+	fail "perf trace -e with a syscall failed"
+grep -Eq '^ +[0-9.]+ \(         \): probe-wl/[0-9]+ '"$G"':probe_wl_args\(' "$tmpdir/trace2" &&
+	grep -Eq '^ +[0-9.]+ \( *[0-9.]+ ms\): probe-wl/[0-9]+ write\(' "$tmpdir/trace2" ||
+	fail "perf trace -e with a syscall: $(cat "$tmpdir/trace2")"
+grep -q getppid "$tmpdir/trace2" && fail "perf trace -e showed a syscall not named"
+# The same lines as Linux perf trace's, but for the pid and addresses.
+if have_linux_perf; then
+	norm() {
+		sed -E -e 's/^ +[0-9.]+ //' -e 's|/[0-9]+ | |' -e 's/: [0-9]{6,}/: ADDR/g' "$1"
+	}
+	"$LINUX_PERF" trace -e $G:probe_wl_args,$G:probe_wl_args__return -- "$WL" 3 \
+		> "$tmpdir/ltrace" 2>&1 || fail "Linux perf trace -e failed"
+	grep -v "^[0-9]*$" "$tmpdir/trace" | norm /dev/stdin > "$tmpdir/trace.n"
+	grep -v "^[0-9]*$" "$tmpdir/ltrace" | norm /dev/stdin > "$tmpdir/ltrace.n"
+	cmp -s "$tmpdir/trace.n" "$tmpdir/ltrace.n" ||
+		fail "perf trace -e differs from Linux perf's: $(diff "$tmpdir/ltrace.n" "$tmpdir/trace.n")"
+fi
+
 # A taken name: refused, with the ways out; -f adds a duplicate.
 cat "$tracefs/uprobe_events" > "$tmpdir/before"
 expect_error "event $G:probe_wl_global already exists" \
