@@ -96,7 +96,7 @@ static void record_args(struct strvec *v, const char *filter,
 	for (i = 0; i < ARRAY_SIZE(sc_events); i++)
 		push_event(sc_events[i], &a);
 	if (events)
-		trace__for_each_event(events, push_event, &a);
+		trace__walk_events(events, push_event, &a);
 }
 
 static int trace_record(int argc, const char **argv)

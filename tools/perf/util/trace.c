@@ -138,7 +138,7 @@ bool trace__is_event(const char *item)
 }
 
 struct event_walk {
-	int (*fn)(const char *event, void *arg);
+	trace_event_fn fn;
 	void *arg;
 };
 
@@ -149,8 +149,8 @@ static int event_item(const char *item, void *arg)
 	return trace__is_event(item) ? w->fn(item, w->arg) : 0;
 }
 
-int trace__for_each_event(const char *list,
-			  int (*fn)(const char *event, void *arg), void *arg)
+/* The tracepoints of -e, for the recorder. */
+int trace__walk_events(const char *list, trace_event_fn fn, void *arg)
 {
 	struct event_walk w = { fn, arg };
 

@@ -55,8 +55,8 @@ bool trace__is_event(const char *item);
  * Calls @fn with each tracepoint that -e names (@list: the -e string),
  * to have them recorded; stops on non-zero.
  */
-int trace__for_each_event(const char *list,
-			  int (*fn)(const char *event, void *arg), void *arg);
+typedef int (*trace_event_fn)(const char *event, void *arg);
+int trace__walk_events(const char *list, trace_event_fn fn, void *arg);
 
 /*
  * Read the records of @s in time order and print to @out.  Returns 0,

@@ -194,12 +194,7 @@ wait_for "^$main_title$" "no title before the crash"
 pid=$(pgrep -f "^$bin/perf report -i $data\$" | head -n 1)
 [ -n "$pid" ] || fail "no perf report process to crash"
 kill -SEGV "$pid"
-i=0
-while [ ! -s "$tmpdir/stty.after" ]; do
-	i=$((i + 1))
-	[ $i -le 300 ] || fail "perf report did not end on SIGSEGV: $(pane)"
-	sleep 0.2
-done
+wait_ended SIGSEGV
 [ "$(cat "$tmpdir/rc")" = 139 ] ||
 	fail "perf report exited $(cat "$tmpdir/rc") on SIGSEGV, not as killed by it (139)"
 cmp -s "$tmpdir/stty.before" "$tmpdir/stty.after" ||

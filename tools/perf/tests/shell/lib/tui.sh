@@ -55,13 +55,18 @@ start_perf() {
 # perf left on $1 (what was pressed): exit status 0, the terminal as it
 # was, the alternate screen off, and nothing of the browser (a line
 # matching $2) left on the screen.
-wait_exit() {
+# Wait (60 s at most) until perf ended, on $1 (what was pressed).
+wait_ended() {
 	i=0
 	while [ ! -s "$tmpdir/stty.after" ]; do
 		i=$((i + 1))
-		[ $i -le 300 ] || fail "perf did not leave on $1: $(pane)"
+		[ $i -le 300 ] || fail "perf did not end on $1: $(pane)"
 		sleep 0.2
 	done
+}
+
+wait_exit() {
+	wait_ended "$1"
 	[ "$(cat "$tmpdir/rc")" = 0 ] ||
 		fail "perf exited $(cat "$tmpdir/rc") on $1: $(cat "$tmpdir/perf.err")"
 	cmp -s "$tmpdir/stty.before" "$tmpdir/stty.after" ||
