@@ -177,6 +177,8 @@ static void probe_elf__dedup(struct probe_elf *pe)
 {
 	size_t i, n = 0;
 
+	if (!pe->nr)	/* a stripped object: no array to sort */
+		return;
 	qsort(pe->syms, pe->nr, sizeof(*pe->syms), sym_cmp);
 	for (i = 0; i < pe->nr; i++) {
 		struct probe_sym *s = &pe->syms[i];

@@ -246,7 +246,7 @@ printf '%s\n' probe_wl_args probe_wl_call_a probe_wl_call_b probe_wl_global \
 cmp -s "$tmpdir/funcs" "$tmpdir/expect" ||
 	fail "-F lists: $(cat "$tmpdir/funcs")"
 # -L reads the source where it was built (not copied into the VM).
-if [ -r "$dir/tests/probe/probe-main.c" ]; then
+if [ -r "$(dirname "$0")/../probe/probe-main.c" ]; then
 	$PERF probe -x "$WL" -L probe_wl_args > "$tmpdir/lines" || fail "-L failed"
 	grep -q "^<probe_wl_args@.*probe-main.c:0>$" "$tmpdir/lines" &&
 		grep -q "^ *[0-9][0-9]*[[:space:]]*return 2 \* n;" "$tmpdir/lines" ||
