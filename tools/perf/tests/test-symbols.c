@@ -21,6 +21,7 @@
 #include "tests.h"
 #include "../util/dso.h"
 #include "../util/machine.h"
+#include "../util/srcline.h"
 #include "../util/symbol.h"
 
 /* Helpers: files, commands, and where this process has its code */
@@ -206,6 +207,34 @@ static int check_named(struct test_ctx *ctx, struct dso *dso, const char *name)
 	return TEST_OK;
 }
 
+/*
+ * The srcline of code without line tables: GCC's crtstuff.c functions in
+ * perf itself are named after the file the symbol table gives them, as
+ * binutils' addr2line (and so Linux perf) names them.
+ */
+static int check_srcline_without_lines(struct test_ctx *ctx, struct dso *dso)
+{
+	const struct symbol *sym = symtab__find_by_name(&dso->symtab,
+							"frame_dummy");
+	struct srcline_cache *c;
+	const struct srcline *l;
+	int ret = TEST_OK;
+
+	if (!sym)
+		return test_skip(ctx, "no frame_dummy (crtstuff.c) in %s",
+				 dso->long_name);
+	c = srcline_cache__new();
+	TEST_ASSERT(ctx, c, "no memory");
+	l = srcline__find(c, dso, sym->start, sym->name, sym->start);
+	pr_test(ctx, "    frame_dummy: %s\n", l ? l->line : "(none)");
+	if (!l || strcmp(l->line, "crtstuff.c:0") || strcmp(l->file, "crtstuff.c")) {
+		pr_test(ctx, "    frame_dummy's srcline is not crtstuff.c:0\n");
+		ret = TEST_FAIL;
+	}
+	srcline_cache__delete(c);
+	return ret;
+}
+
 /* Builds a shared object (or, with "-no-pie"/"-pie", a program) from C. */
 static int build(struct test_ctx *ctx, const char *dir, const char *name,
 		 const char *src, const char *flags)
@@ -368,6 +397,8 @@ int test__symbols(struct test_ctx *ctx)
 		return TEST_FAIL;
 	TEST_ASSERT(ctx, !strcmp(perf->short_name, "perf"), "short name %s",
 		    perf->short_name);
+	if (check_srcline_without_lines(ctx, perf) == TEST_FAIL)
+		return TEST_FAIL;
 
 	TEST_ASSERT(ctx, !perf_path(path, sizeof(path), "libperf-hot.so"),
 		    "path too long");

@@ -185,6 +185,38 @@ static const char *base_name(const char *path)
 }
 
 /*
+ * Code without line tables (crtstuff.c's, say): the source file the
+ * symbol table names for the local function that holds @addr, the
+ * STT_FILE symbol before it, as binutils' addr2line answers then
+ * ("crtstuff.c:0" in Linux perf).  NULL for a global function.
+ */
+static const char *symtab_file(const struct srcline_obj *o, u64 addr)
+{
+	const char *file = NULL;
+	int i, n = dwfl_module_getsymtab(o->mod);
+
+	for (i = 1; i < n; i++) {
+		const char *name;
+		GElf_Addr value;
+		GElf_Sym sym;
+
+		name = dwfl_module_getsym_info(o->mod, i, &sym, &value, NULL,
+					       NULL, NULL);
+		if (!name)
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
+			file = name;
+			continue;
+		}
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || addr < value ||
+		    addr >= value + (sym.st_size ? sym.st_size : 1))
+			continue;
+		return GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : NULL;
+	}
+	return NULL;
+}
+
+/*
  * "file.c:42" from the line table.  In a function of an object that is
  * there but has no line for the address, "??:0": Linux perf shows so
  * what binutils' addr2line answers then.  False where the object cannot
@@ -206,6 +238,8 @@ static bool lookup_line(struct srcline_cache *c, struct srcline_obj *o,
 		      NULL;
 	if (!file && !in_function)
 		return false;
+	if (!file)
+		file = symtab_file(o, addr);
 	if (!file) {
 		out->line = "??:0";
 		out->file = "";
