@@ -44,6 +44,42 @@ static char *render(struct hists *h)
 }
 
 /*
+ * Places without a symbol: with the dso key, one entry per object and
+ * address; with sym alone, one per address, the objects merged, as
+ * Linux perf groups them.
+ */
+static int check_no_symbol(struct test_ctx *ctx)
+{
+	const struct hist_frame in_main = {
+		.dso = &dso_main, .dso_name = "dso_main", .addr = 0x4000,
+		.level = '.'
+	};
+	const struct hist_frame in_lib = {
+		.dso = &dso_lib, .dso_name = "dso_lib", .addr = 0x4000,
+		.level = '.'
+	};
+	struct hists_config cfg = { 0 };
+	struct hists h;
+
+	sort_keys__parse("sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &in_main, NULL, 0, 100);
+	add(&h, "work", &in_lib, NULL, 0, 100);
+	TEST_ASSERT(ctx, h.nr_entries == 1,
+		    "sym key: %zu entries for one address without symbol",
+		    h.nr_entries);
+	hists__exit(&h);
+	sort_keys__parse("dso,sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &in_main, NULL, 0, 100);
+	add(&h, "work", &in_lib, NULL, 0, 100);
+	TEST_ASSERT(ctx, h.nr_entries == 2,
+		    "dso,sym keys: %zu entries for two objects", h.nr_entries);
+	hists__exit(&h);
+	return TEST_OK;
+}
+
+/*
  * Two copies of one program (two dsos named alike): Linux perf's dso
  * key is the name, and its sym key the name and the symbol's address.
  */
@@ -78,7 +114,7 @@ static int check_copies(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, h.nr_entries == 3, "sym key: %zu entries, want 3",
 		    h.nr_entries);
 	hists__exit(&h);
-	return TEST_OK;
+	return check_no_symbol(ctx);
 }
 
 /* dso_size: a number for mapped samples, "unknown" for the others. */

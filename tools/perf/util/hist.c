@@ -154,18 +154,26 @@ static bool key_dso_same(const struct hist_frame *a,
 	return a->dso == b->dso || same_name(a->dso_name, b->dso_name);
 }
 
-static bool key_sym_same(const struct hist_frame *a,
+static bool key_has(const struct hists_config *cfg, enum sort_key k)
+{
+	return cfg->keymask & (1u << k);
+}
+
+/*
+ * Without the dso key, places with no symbol are told apart by their
+ * address alone, as Linux perf does: the same address of two objects
+ * is one entry.
+ */
+static bool key_sym_same(const struct hists_config *cfg,
+			 const struct hist_frame *a,
 			 const struct hist_frame *b)
 {
 	if (a->sym && b->sym)
 		return a->sym == b->sym ||
 		       (a->sym_start == b->sym_start && key_dso_same(a, b));
+	if (!a->sym && !b->sym && !key_has(cfg, SORT_DSO))
+		return a->addr == b->addr;
 	return frame_same(a, b);
-}
-
-static bool key_has(const struct hists_config *cfg, enum sort_key k)
-{
-	return cfg->keymask & (1u << k);
 }
 
 static u64 mix(u64 h, u64 v)
@@ -259,7 +267,7 @@ static bool entry_matches(const struct hists_config *cfg,
 		return false;
 	if (key_has(cfg, SORT_DSO_SIZE) && e->frame.map_size != f->map_size)
 		return false;
-	if (key_has(cfg, SORT_SYM) && !key_sym_same(&e->frame, f))
+	if (key_has(cfg, SORT_SYM) && !key_sym_same(cfg, &e->frame, f))
 		return false;
 	if (key_has(cfg, SORT_SRCLINE) && e->frame.srcline != f->srcline)
 		return false;
@@ -293,7 +301,7 @@ bool hist_entry__same_keys(const struct hists_config *cfg,
 				return false;
 			break;
 		case SORT_SYM:
-			if (!key_sym_same(&a->frame, &b->frame))
+			if (!key_sym_same(cfg, &a->frame, &b->frame))
 				return false;
 			break;
 		case SORT_CPU:
