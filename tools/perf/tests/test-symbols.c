@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "tests.h"
+#include "../util/build-id.h"
 #include "../util/dso.h"
 #include "../util/machine.h"
 #include "../util/srcline.h"
@@ -835,6 +836,54 @@ static int task(struct machine *m, u32 type, u32 pid, u32 ppid, u32 tid,
 	return machine__process_event(m, (union perf_event *)&ev, NULL);
 }
 
+/*
+ * perf record reads the CPUs' buffers one after the other: a sample
+ * can come before the MMAP2 of its library.  Its binary's build id is
+ * still collected.
+ */
+static int check_late_mapping(struct test_ctx *ctx)
+{
+	struct perf_header_info info;
+	struct build_id_tracker bt;
+	union record_buf b;
+	char path[PATH_MAX];
+	bool found = false;
+	u32 i;
+
+	TEST_ASSERT(ctx, !perf_path(path, sizeof(path), NULL), "no /proc/self/exe");
+	perf_header_info__init(&info);
+	TEST_ASSERT(ctx, !build_id_tracker__init(&bt, PERF_SAMPLE_IP | PERF_SAMPLE_TID),
+		    "no tracker");
+	memset(&b, 0, sizeof(b));
+	b.ev.header.type = PERF_RECORD_SAMPLE;
+	b.ev.header.misc = PERF_RECORD_MISC_USER;
+	b.ev.header.size = sizeof(b.ev.header) + 16;
+	b.raw[1] = 0x401000;			/* ip */
+	b.raw[2] = 4242 | (4242ULL << 32);	/* pid, tid */
+	build_id_tracker__event(&bt, &b.ev);
+	memset(&b, 0, sizeof(b));
+	b.ev.header.type = PERF_RECORD_MMAP2;
+	b.ev.header.misc = PERF_RECORD_MISC_USER;
+	b.ev.header.size = sizeof(b.ev.mmap2) + PERF_ALIGN8(strlen(path) + 1);
+	b.ev.mmap2.pid = 4242;
+	b.ev.mmap2.tid = 4242;
+	b.ev.mmap2.start = 0x400000;
+	b.ev.mmap2.len = 0x10000;
+	b.ev.mmap2.prot = PROT_READ | PROT_EXEC;
+	b.ev.mmap2.flags = MAP_PRIVATE;
+	strcpy(b.ev.mmap2.filename, path);
+	build_id_tracker__event(&bt, &b.ev);
+	TEST_ASSERT(ctx, !build_id_tracker__collect(&bt, &info), "collect failed");
+	for (i = 0; i < info.nr_build_ids; i++)
+		found |= !strcmp(info.build_ids[i].filename, path) &&
+			 info.build_ids[i].size == 20;
+	build_id_tracker__exit(&bt);
+	perf_header_info__exit(&info);
+	TEST_ASSERT(ctx, found, "no build id of %s, sampled before its mapping",
+		    path);
+	return TEST_OK;
+}
+
 /* @ip in @tid is in @dso (NULL: unmapped) at dso-relative @rel. */
 static int expect_map(struct test_ctx *ctx, struct machine *m, u32 pid, u32 tid,
 		      u64 ip, const char *dso, u64 rel)
@@ -1070,6 +1119,8 @@ int test__machine(struct test_ctx *ctx)
 		ret = machine_kernel_checks(ctx, &m);
 	if (ret == TEST_OK)
 		ret = machine_self_checks(ctx, &m);
+	if (ret == TEST_OK)
+		ret = check_late_mapping(ctx);
 	machine__exit(&m);
 	dsos__exit();
 	return ret;

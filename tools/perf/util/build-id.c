@@ -7,7 +7,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "build-id.h"
+
+struct build_id_late {
+	u32 tid;
+	u64 ip;
+};
+
+/* Enough for the samples of a start-up; later ones are dropped. */
+#define BUILD_ID_LATE_MAX 65536
 
 int build_id_tracker__init(struct build_id_tracker *bt, u64 sample_type)
 {
@@ -21,6 +30,7 @@ int build_id_tracker__init(struct build_id_tracker *bt, u64 sample_type)
 void build_id_tracker__exit(struct build_id_tracker *bt)
 {
 	free(bt->hit);
+	free(bt->late);
 	machine__exit(&bt->machine);
 }
 
@@ -29,6 +39,7 @@ void build_id_tracker__forget_hits(struct build_id_tracker *bt)
 	if (bt->hit)
 		memset(bt->hit, 0, bt->hit_size * sizeof(*bt->hit));
 	bt->nr_hit = 0;
+	bt->nr_late = 0;
 	bt->kernel_hit = false;
 }
 
@@ -70,6 +81,17 @@ static int hit_add(struct build_id_tracker *bt, struct dso *dso)
 	return 0;
 }
 
+static int remember_late(struct build_id_tracker *bt, u32 tid, u64 ip)
+{
+	if (bt->nr_late >= BUILD_ID_LATE_MAX)
+		return 0;
+	if (array_reserve_one((void **)&bt->late, &bt->late_alloc,
+			      bt->nr_late, sizeof(*bt->late)))
+		return -ENOMEM;
+	bt->late[bt->nr_late++] = (struct build_id_late){ tid, ip };
+	return 0;
+}
+
 static int track_sample(struct build_id_tracker *bt,
 			const union perf_event *event)
 {
@@ -84,10 +106,28 @@ static int track_sample(struct build_id_tracker *bt,
 		return 0;
 	}
 	t = machine__find_thread(&bt->machine, s.tid);
-	if (!t || !t->maps)
-		return 0;
-	map = maps__find(t->maps, s.ip);
-	return map && map->dso ? hit_add(bt, map->dso) : 0;
+	map = t && t->maps ? maps__find(t->maps, s.ip) : NULL;
+	if (map && map->dso)
+		return hit_add(bt, map->dso);
+	return remember_late(bt, s.tid, s.ip);
+}
+
+/* The samples met before their mappings, against the mappings now. */
+static int resolve_late(struct build_id_tracker *bt)
+{
+	u32 i;
+
+	for (i = 0; i < bt->nr_late; i++) {
+		struct thread *t = machine__find_thread(&bt->machine,
+							bt->late[i].tid);
+		struct map *map = t && t->maps ?
+				  maps__find(t->maps, bt->late[i].ip) : NULL;
+
+		if (map && map->dso && hit_add(bt, map->dso))
+			return -ENOMEM;
+	}
+	bt->nr_late = 0;
+	return 0;
 }
 
 int build_id_tracker__event(struct build_id_tracker *bt,
@@ -151,6 +191,8 @@ int build_id_tracker__collect(struct build_id_tracker *bt,
 	u32 i;
 	int err;
 
+	if (resolve_late(bt))
+		return -ENOMEM;
 	for (i = 0; i < bt->hit_size; i++) {
 		struct dso *dso = bt->hit[i];
 

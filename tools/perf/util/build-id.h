@@ -12,6 +12,8 @@
  * upgrade) can then tell whether its copy of a binary is the one that
  * ran.  Samples are resolved to mappings only, never to symbols.
  */
+struct build_id_late;
+
 struct build_id_tracker {
 	struct machine machine;
 	u64 sample_type;	/* of the samples, up to IP and TID */
@@ -19,6 +21,14 @@ struct build_id_tracker {
 	u32 hit_size;
 	u32 nr_hit;
 	bool kernel_hit;
+	/*
+	 * Samples read before the records that map their address (the
+	 * CPUs' buffers are read one after the other, not in time order):
+	 * resolved again when the build ids are collected.
+	 */
+	struct build_id_late *late;
+	u32 nr_late;
+	u32 late_alloc;
 };
 
 int build_id_tracker__init(struct build_id_tracker *bt, u64 sample_type);
