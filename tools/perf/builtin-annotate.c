@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "builtin.h"
 #include "ui/annotate-browser.h"
 #include "ui/browser.h"
@@ -35,11 +34,7 @@ struct annotate_cmd {
 /* The browser on a terminal that TERM names, unless --stdio. */
 static bool annotate_use_tui(const struct annotate_cmd *cmd)
 {
-	if (cmd->stdio || cmd->tui == 0)
-		return false;
-	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		return false;
-	return ui_browser__setup() == 0;
+	return ui_browser__wanted(cmd->stdio || cmd->tui == 0);
 }
 
 /*

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "builtin.h"
 #include "ui/annotate-browser.h"
 #include "ui/browser.h"
@@ -123,12 +122,9 @@ static int report_cmd_options(struct report_cmd *cmd,
  */
 static bool report_use_tui(const struct report_cmd *cmd)
 {
-	if (cmd->stdio || cmd->tui == 0 || cmd->header || cmd->header_only ||
-	    cmd->dump_raw || cmd->r.group)
-		return false;
-	if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		return false;
-	return ui_browser__setup() == 0;
+	return ui_browser__wanted(cmd->stdio || cmd->tui == 0 || cmd->header ||
+				  cmd->header_only || cmd->dump_raw ||
+				  cmd->r.group);
 }
 
 struct report_annotate {

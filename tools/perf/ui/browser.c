@@ -52,6 +52,13 @@ int ui_browser__setup(void)
 	return SLtt_initialize(term) < 0 ? -1 : 0;
 }
 
+bool ui_browser__wanted(bool text_only)
+{
+	if (text_only || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return false;
+	return ui_browser__setup() == 0;
+}
+
 bool ui_browser__active(void)
 {
 	return ui_active;

@@ -44,6 +44,12 @@ enum ui_color {
  * drawn yet.  0, or -1 when TERM names nothing known.
  */
 int ui_browser__setup(void);
+/*
+ * Does a command show its browser?  Not when text was asked for
+ * (@text_only: --stdio, --no-tui and the like); else when stdin and
+ * stdout are a terminal that TERM names, as Linux perf chooses.
+ */
+bool ui_browser__wanted(bool text_only);
 /* Takes the screen (idempotent); 0, or -1 when it cannot. */
 int ui_browser__init(void);
 /* Gives the screen back as the shell had it. */
