@@ -143,33 +143,6 @@ int annotations__add(struct annotations *a, struct dso *dso,
 	return 0;
 }
 
-static int by_period_desc(const void *pa, const void *pb)
-{
-	const struct annotated_sym *a = *(const struct annotated_sym * const *)pa;
-	const struct annotated_sym *b = *(const struct annotated_sym * const *)pb;
-
-	if (a->period != b->period)
-		return a->period < b->period ? 1 : -1;
-	if (a->nr_samples != b->nr_samples)
-		return a->nr_samples < b->nr_samples ? 1 : -1;
-	return strcmp(a->sym->name, b->sym->name);
-}
-
-struct annotated_sym **annotations__sorted(struct annotations *a, size_t *nr)
-{
-	struct annotated_sym **v = malloc((a->nr ? a->nr : 1) * sizeof(*v));
-	u32 i;
-
-	*nr = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < a->size; i++)
-		if (a->slots[i])
-			v[(*nr)++] = a->slots[i];
-	qsort(v, *nr, sizeof(*v), by_period_desc);
-	return v;
-}
-
 /* ---- the object and its addresses ------------------------------------ */
 
 /*

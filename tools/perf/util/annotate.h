@@ -37,8 +37,6 @@ int annotations__add(struct annotations *a, struct dso *dso,
 struct annotated_sym *annotations__find(struct annotations *a,
 					const struct dso *dso,
 					const struct symbol *sym);
-/* Every symbol with samples, most period first; caller frees the array. */
-struct annotated_sym **annotations__sorted(struct annotations *a, size_t *nr);
 
 struct annotate_opts {
 	const char *objdump;	/* NULL: "objdump" from PATH */
