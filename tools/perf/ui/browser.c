@@ -59,11 +59,6 @@ bool ui_browser__wanted(bool text_only)
 	return ui_browser__setup() == 0;
 }
 
-bool ui_browser__active(void)
-{
-	return ui_active;
-}
-
 /* The terminal as it was; safe to call more than once. */
 static void screen_restore(void)
 {
@@ -186,11 +181,6 @@ void ui_browser__exit(void)
 int ui_browser__rows(void)
 {
 	return SLtt_Screen_Rows;
-}
-
-int ui_browser__cols(void)
-{
-	return SLtt_Screen_Cols;
 }
 
 void ui_browser__write_line(int row, enum ui_color color, const char *text)

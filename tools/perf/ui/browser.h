@@ -54,10 +54,8 @@ bool ui_browser__wanted(bool text_only);
 int ui_browser__init(void);
 /* Gives the screen back as the shell had it. */
 void ui_browser__exit(void);
-bool ui_browser__active(void);
 
 int ui_browser__rows(void);
-int ui_browser__cols(void);
 /* @text on row @row, cut or padded with blanks to the screen's width. */
 void ui_browser__write_line(int row, enum ui_color color, const char *text);
 void ui_browser__refresh(void);
