@@ -114,5 +114,6 @@ int workload_cpuloop(int argc, const char **argv);
 int workload_threads(int argc, const char **argv);
 int workload_sched(int argc, const char **argv);
 int workload_clock_marks(int argc, const char **argv);
+int workload_clock_reads(int argc, const char **argv);
 
 #endif /* __PERF_TESTS_H */

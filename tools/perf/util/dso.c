@@ -356,7 +356,8 @@ int dso__vdso_path(struct dso *dso, char *buf, size_t size)
 			return -EIO;
 		}
 	}
-	snprintf(buf, size, "/proc/self/fd/%d", memfd);
+	/* By pid, not "self": objdump, a child, opens it too. */
+	snprintf(buf, size, "/proc/%d/fd/%d", (int)getpid(), memfd);
 	return 0;
 }
 

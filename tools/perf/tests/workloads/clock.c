@@ -132,3 +132,24 @@ int workload_clock_marks(int argc, const char **argv)
 	}
 	return clock_marks(&p);
 }
+
+/*
+ * perf test -w clock-reads [SECONDS]: clock_gettime in a loop, so that
+ * most samples fall in the vdso, for tests of vdso symbols and code.
+ */
+int workload_clock_reads(int argc, const char **argv)
+{
+	double secs = argc > 0 ? atof(argv[0]) : 1.0;
+	struct timespec start, ts;
+
+	if (secs <= 0) {
+		fprintf(stderr, "usage: perf test -w clock-reads SECONDS\n");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	while ((ts.tv_sec - start.tv_sec) +
+	       (ts.tv_nsec - start.tv_nsec) / 1e9 < secs);
+	return 0;
+}

@@ -15,6 +15,8 @@ const struct workload_desc test_workloads[] = {
 	  workload_sched },
 	{ "clock-marks", "[SECONDS [SLEW_PPM [STEP_AT STEP_SECONDS]]]: a marked getpid a second, the clock slewed and set",
 	  workload_clock_marks },
+	{ "clock-reads", "[SECONDS]: clock_gettime in a loop (samples in the vdso)",
+	  workload_clock_reads },
 	{ "dump-data", "[--header] FILE: raw dump of a perf.data (test aid)",
 	  workload_dump_data },
 	{ "write-data", "FILE [SAMPLES]: write a synthetic perf.data (test aid)",
