@@ -232,6 +232,18 @@ static int check_srcline_without_lines(struct test_ctx *ctx, struct dso *dso)
 		pr_test(ctx, "    frame_dummy's srcline is not crtstuff.c:0\n");
 		ret = TEST_FAIL;
 	}
+	/*
+	 * A PLT entry is in no function of the symbol table: addr2line
+	 * knows nothing there, and Linux perf shows "NAME@plt+OFFSET".
+	 */
+	sym = symtab__find_by_name(&dso->symtab, "getenv@plt");
+	l = sym ? srcline__find(c, dso, sym->start + 6, sym->name, sym->start) :
+		  NULL;
+	pr_test(ctx, "    getenv@plt+6: %s\n", l ? l->line : "(none)");
+	if (!l || strcmp(l->line, "getenv@plt+6") || strcmp(l->file, "")) {
+		pr_test(ctx, "    getenv@plt+6's srcline is not getenv@plt+6\n");
+		ret = TEST_FAIL;
+	}
 	srcline_cache__delete(c);
 	return ret;
 }

@@ -185,12 +185,15 @@ static const char *base_name(const char *path)
 }
 
 /*
- * Code without line tables (crtstuff.c's, say): the source file the
- * symbol table names for the local function that holds @addr, the
- * STT_FILE symbol before it, as binutils' addr2line answers then
- * ("crtstuff.c:0" in Linux perf).  NULL for a global function.
+ * Code without line tables, where binutils' addr2line (which Linux perf
+ * asks) falls back on the symbol table: in a local function (crtstuff.c's,
+ * say) it names the source file of the STT_FILE symbol before it
+ * ("crtstuff.c:0" in Linux perf); in a global one, no file ("??:0").
+ * False where no function of the symbol table holds @addr (a PLT
+ * entry): addr2line knows nothing there.
  */
-static const char *symtab_file(const struct srcline_obj *o, u64 addr)
+static bool symtab_file(const struct srcline_obj *o, u64 addr,
+			const char **file_out)
 {
 	const char *file = NULL;
 	int i, n = dwfl_module_getsymtab(o->mod);
@@ -211,19 +214,20 @@ static const char *symtab_file(const struct srcline_obj *o, u64 addr)
 		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || addr < value ||
 		    addr >= value + (sym.st_size ? sym.st_size : 1))
 			continue;
-		return GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : NULL;
+		*file_out = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file :
+								      NULL;
+		return true;
 	}
-	return NULL;
+	return false;
 }
 
 /*
- * "file.c:42" from the line table.  In a function of an object that is
- * there but has no line for the address, "??:0": Linux perf shows so
- * what binutils' addr2line answers then.  False where the object cannot
- * be read, or has neither line nor function there.
+ * "file.c:42" from the line table; without one, what the symbol table
+ * says (symtab_file()).  False where the object cannot be read, or
+ * neither table knows the address.
  */
 static bool lookup_line(struct srcline_cache *c, struct srcline_obj *o,
-			u64 rel, bool in_function, struct srcline *out)
+			u64 rel, struct srcline *out)
 {
 	Dwfl_Line *line;
 	const char *file;
@@ -236,10 +240,8 @@ static bool lookup_line(struct srcline_cache *c, struct srcline_obj *o,
 	line = dwfl_module_getsrc(o->mod, addr);
 	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) :
 		      NULL;
-	if (!file && !in_function)
+	if (!file && !symtab_file(o, addr, &file))
 		return false;
-	if (!file)
-		file = symtab_file(o, addr);
 	if (!file) {
 		out->line = "??:0";
 		out->file = "";
@@ -324,7 +326,7 @@ const struct srcline *srcline__find(struct srcline_cache *c,
 			return &c->slots[j].line;
 	s = &c->slots[j];
 	if (!lookup_line(c, dso == &no_dso ? NULL : obj_find(c, dso), rel,
-			 !!sym_name, &s->line))
+			 &s->line))
 		fallback_line(c, dso == &no_dso ? NULL : dso, rel, sym_name,
 			      sym_start, &s->line);
 	if (!s->line.line)
