@@ -538,13 +538,20 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	bool activation;
 	Dwarf_Addr pc;
 
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
-	/* The next step needs the CFI of the object this frame is in. */
+	/*
+	 * The next step needs the CFI of the object this frame is in, and
+	 * asking whether the frame is an activation takes that step (is
+	 * the caller a signal frame?): the object must be known first, or
+	 * libdwfl steps by frame pointer and keeps what that gave.
+	 */
 	if (report_module(p, pc) == -ESTALE) {
 		p->stale = true;
 		return DWARF_CB_ABORT;
 	}
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
 	/* A return address: the call is the instruction before it. */
 	if (!activation)
 		pc--;

@@ -6,11 +6,18 @@
  */
 #include <stdlib.h>
 
+void unwind_lib_mark(void);
 void unwind_lib_spin(unsigned long n);
 void unwind_lib_sort(int *v, size_t n,
 		     int (*cmp)(const void *, const void *));
 
 static volatile unsigned long lib_sink;
+
+/* Called once, where a test puts a uprobe. */
+void unwind_lib_mark(void)
+{
+	lib_sink++;
+}
 
 void unwind_lib_spin(unsigned long n)
 {

@@ -74,6 +74,35 @@ set -- $(sed -n 's/^Warning: \([0-9]*\) of \([0-9]*\) samples with a user stack.
 [ $# = 0 ] || [ $(($1 * 100)) -le "$2" ] ||
 	fail "unwinding failed on a good recording: $(cat "$tmpdir/rep.err")"
 
+# libdwfl looks one frame ahead (whether the caller is a signal frame)
+# before it hands a frame over, so an object must be known to it before
+# that.  It was not: in the first sample of a process whose walk met an
+# object not seen yet, libdwfl went on by frame pointer, and where that
+# held an outer frame (ld.so's dl_main at start-up), frames were
+# skipped.  A uprobe on unwind_lib_mark (called once, first) makes such
+# a sample: unwind_nofp_mid, in the program, keeps unwind_fp_outer's
+# frame pointer, which skips unwind_fp_outer.
+mark_path='unwind_lib_mark;unwind_nofp_mid;unwind_fp_outer;main;'
+if [ "$(id -u)" = 0 ] && { [ -w /sys/kernel/tracing/uprobe_events ] ||
+	[ -w /sys/kernel/debug/tracing/uprobe_events ]; }; then
+	"$PERF" probe -q -x "$tmpdir/bin/libcfi-wl.so" -a dwarf_mark=unwind_lib_mark ||
+		fail "perf probe on unwind_lib_mark failed"
+	"$PERF" record -q -e probe_libcfi_wl:dwarf_mark --call-graph dwarf \
+		-o "$tmpdir/uprobe.data" -- "$wl" 0 2>"$tmpdir/rec.err"
+	rc=$?
+	"$PERF" probe -q -d probe_libcfi_wl:dwarf_mark
+	[ $rc = 0 ] || fail "record of the uprobe failed: $(cat "$tmpdir/rec.err")"
+	for how in stats dwfl; do
+		PERF_UNWIND=$how "$PERF" report -i "$tmpdir/uprobe.data" --stdio \
+			--no-children -g folded,0,callee --sort sym 2>/dev/null |
+			grep -E '^[0-9.]+% ' > "$tmpdir/folded.txt"
+		grep -Eq "^100.00% $mark_path" "$tmpdir/folded.txt" ||
+			fail "PERF_UNWIND=$how: the uprobe's sample is not $mark_path: $(cat "$tmpdir/folded.txt")"
+	done
+else
+	echo "not root or no uprobe_events: the walk of a first sample across objects is not checked"
+fi
+
 # An exec keeps the pid: a shell loop sampled first, then, in the same
 # process, the workload.  Without address randomization both images load
 # at the same addresses, so the unwinder must see that the objects it
