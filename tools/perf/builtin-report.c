@@ -75,6 +75,8 @@ static int report_cmd_options(struct report_cmd *cmd,
 		usage_with_options_msg(report_usage, options,
 				       "unknown sort key in '%s' (use %s)",
 				       cmd->sort, sort_keys__names());
+	r->cfg.graph_skip_first = cmd->sort && !cmd->fields &&
+				  !strncmp(cmd->sort, "sym", 3);
 	/* As Linux perf: a parent pattern adds its column. */
 	if (r->parent_pattern && sort_keys__add(&r->cfg, SORT_PARENT))
 		usage_with_options_msg(report_usage, options,

@@ -2,6 +2,7 @@
 /*
  * C++ names as reports show them: functions without parameters, return
  * type or clone suffix; special names (thunks, vtables, ...) in full.
+ * Rust names, legacy and v0.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,5 +77,47 @@ int test__demangle(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !demangle_cxx("main") && !demangle_cxx("_Zgarbage") &&
 		    !demangle_cxx("_Z"),
 		    "plain or bad names must stay as they are");
+	return TEST_OK;
+}
+
+/*
+ * Rust names as Linux perf 6.1 prints them in perf report, from the
+ * symbols of a program built by rustc 1.95 with each mangling: legacy
+ * names lose their hash and their "$u7b$"-style escapes, v0 names show
+ * generics and impls as Rust writes them.
+ */
+int test__demangle_rust(struct test_ctx *ctx)
+{
+	static const char * const cases[][2] = {
+		{ "_ZN1m6Walker4spin17h58a3088c2ea54abeE", "m::Walker::spin" },
+		{ "_ZN1m5outer17ha04fcff85e42e735E", "m::outer" },
+		{ "_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h168e94e611939a97E",
+		  "std::rt::lang_start::{{closure}}" },
+		{ "_RNvMCskK7mfDs1mzF_1mNtB2_6Walker4spin", "<m::Walker>::spin" },
+		{ "_RINvCskK7mfDs1mzF_1m5outerNCNvB2_4main0EB2_",
+		  "m::outer::<m::main::{closure#0}>" },
+		{ "_RINvNtNtCsjrHSEGnQ3l9_3std3sys9backtrace28___rust_begin_short_backtraceFEuuECskK7mfDs1mzF_1m",
+		  "std::sys::backtrace::__rust_begin_short_backtrace::<fn(), ()>" },
+		{ "_RNCINvNtCsjrHSEGnQ3l9_3std2rt10lang_startuE0CskK7mfDs1mzF_1m",
+		  "std::rt::lang_start::<()>::{closure#0}" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *out = demangle_rust(cases[i][0]);
+		const char *shown = out;
+
+		if (!shown)
+			shown = "(null)";
+		TEST_ASSERT(ctx, out && !strcmp(out, cases[i][1]),
+			    "%s gave '%s', wanted '%s'", cases[i][0], shown,
+			    cases[i][1]);
+		free(out);
+	}
+	/* C++ names are not Rust's, even those that start alike. */
+	TEST_ASSERT(ctx, !demangle_rust("_ZN3foo3barEv") &&
+		    !demangle_rust("_ZN1A1fEv.lto_priv.0") &&
+		    !demangle_rust("main"),
+		    "a C++ or plain name was taken for a Rust one");
 	return TEST_OK;
 }

@@ -23,6 +23,8 @@ const struct test_case unit_tests[] = {
 	  test__hists },
 	{ "demangle", "C++ names as Linux perf prints them",
 	  test__demangle },
+	{ "demangle-rust", "Rust names, legacy and v0, as Linux perf prints them",
+	  test__demangle_rust },
 	{ "stats", "Mean and standard error of repeated runs", test__stats },
 	{ "stat-output", "perf stat lines: units, metrics, multiplexing, CSV",
 	  test__stat_output },

@@ -79,6 +79,7 @@ int test__debuglink(struct test_ctx *ctx);
 int test__machine(struct test_ctx *ctx);
 int test__hists(struct test_ctx *ctx);
 int test__demangle(struct test_ctx *ctx);
+int test__demangle_rust(struct test_ctx *ctx);
 int test__syscalltbl(struct test_ctx *ctx);
 int test__syscall_args(struct test_ctx *ctx);
 int test__tod(struct test_ctx *ctx);

@@ -551,6 +551,27 @@ static void print_branches(const struct hists *h,
 	free(kids);
 }
 
+/*
+ * Step @n to the next frame of its path, if the path goes on without a
+ * fork (what continue_chain() prints on one line each).
+ */
+static bool next_on_path(const struct hists *h,
+			 const struct callchain_node **n)
+{
+	struct callchain_node **kids;
+	bool on;
+	int nr;
+
+	kids = visible_children(h, *n, &nr);
+	if (!kids)
+		return false;
+	on = nr == 1 && kids[0]->hits == (*n)->hits;
+	if (on)
+		*n = kids[0];
+	free(kids);
+	return on;
+}
+
 static void print_graph(const struct hists *h, const struct hist_entry *e,
 			FILE *out)
 {
@@ -569,10 +590,16 @@ static void print_graph(const struct hists *h, const struct hist_entry *e,
 	prefix[GRAPH_INDENT] = '\0';
 	if (nr == 1 && kids[0]->hits == e->graph->hits) {
 		/* The whole entry follows one path: no percentages. */
-		fprintf(out, "%s|\n%s---%s\n", prefix, prefix,
-			node_name(kids[0], buf, sizeof(buf)));
-		strcat(prefix, "   ");
-		continue_chain(h, kids[0], prefix, out);
+		const struct callchain_node *first = kids[0];
+
+		if (h->cfg.graph_skip_first && !next_on_path(h, &first)) {
+			print_branches(h, first, prefix, out);
+		} else {
+			fprintf(out, "%s|\n%s---%s\n", prefix, prefix,
+				node_name(first, buf, sizeof(buf)));
+			strcat(prefix, "   ");
+			continue_chain(h, first, prefix, out);
+		}
 	} else {
 		print_branches(h, e->graph, prefix, out);
 	}

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * C++ symbol names, through the C++ runtime's own demangler.
+ * C++ symbol names, through the C++ runtime's own demangler; Rust's
+ * through libiberty's, as Linux perf's names come from it.
  */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <perf/types.h>
+#include <libiberty/demangle.h>
 #include "demangle.h"
 
 /* The C++ ABI's demangler, exported with C linkage by libstdc++. */
@@ -208,4 +210,17 @@ char *demangle_cxx(const char *name)
 	demangle_strip_return_type(out);
 	unwrap_pointer_return(out);
 	return out;
+}
+
+/*
+ * Rust's legacy names are C++ names whose last part is the hash
+ * "17h<16 hex digits>E"; v0 names start with "_R".  libiberty shows
+ * both without the hash, C++'s "$LT$"-style escapes decoded, and v0
+ * generics and impls spelled as Rust spells them ("<m::Walker>::spin").
+ */
+char *demangle_rust(const char *name)
+{
+	if (strncmp(name, "_R", 2) && strncmp(name, "_ZN", 3))
+		return NULL;
+	return rust_demangle(name, DMGL_NO_OPTS);
 }

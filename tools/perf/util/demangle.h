@@ -13,6 +13,12 @@
  */
 char *demangle_cxx(const char *name);
 
+/*
+ * The readable name of a Rust symbol (legacy or v0 mangling), as Linux
+ * perf shows it; a malloc'ed string, or NULL when @name is not one.
+ */
+char *demangle_rust(const char *name);
+
 /* Cut "(params) const" off a demangled name, in place. */
 void demangle_strip_params(char *name);
 

@@ -119,7 +119,13 @@ struct hists_config {
 	int fields[SORT_MAX_KEYS + 3];
 	int nr_fields;
 	unsigned int elide;	/* bit per sort_key: column not shown */
-
+	/*
+	 * -s given starting with "sym", no -F: a graph that follows one
+	 * path from its root does not show that path's first frame, as
+	 * Linux perf does (taking it for the entry's own symbol, which it
+	 * is in callee order).
+	 */
+	bool graph_skip_first;
 };
 
 struct hists {

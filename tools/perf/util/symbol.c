@@ -115,8 +115,8 @@ static void builder__exit(struct sym_builder *b)
 
 /*
  * Names go into the pool readable: C++ names demangled (without their
- * parameters, as reports show them), keeping an "@plt" or version
- * suffix.
+ * parameters, as reports show them) and Rust names too, keeping an
+ * "@plt" or version suffix.
  */
 static const char *add_name(struct strpool *pool, const char *name,
 			    size_t len)
@@ -125,14 +125,17 @@ static const char *add_name(struct strpool *pool, const char *name,
 	const char *ret;
 	size_t n;
 
-	if (len < 3 || strncmp(name, "_Z", 2) || len >= sizeof(buf))
+	if (len < 3 || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)) ||
+	    len >= sizeof(buf))
 		return strpool__add(pool, name, len);
 	memcpy(buf, name, len);
 	buf[len] = '\0';
 	suffix = strchr(buf, '@');
 	if (suffix)
 		*suffix = '\0';
-	out = demangle_cxx(buf);
+	out = demangle_rust(buf);
+	if (!out)
+		out = demangle_cxx(buf);
 	if (!out)
 		return strpool__add(pool, name, len);
 	n = strlen(out);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# perf report names C++ special and cloned functions as Linux perf does
+# perf report names C++ special and cloned functions, and Rust functions, as Linux perf does
 . "$(dirname "$0")/lib/common.sh"
 need_linux_perf
 CC=${CC:-cc}
@@ -29,7 +29,11 @@ _ZN1A1fEv$cold
 _ZN1AcvmEv
 _Z1gIiEPFT_vEv
 _ZZ4mainENKUlvE_clEv
-_ZN2ns1fIiEET_S1_'
+_ZN2ns1fIiEET_S1_
+_ZN1m6Walker4spin17h58a3088c2ea54abeE
+_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h168e94e611939a97E
+_RNvMCskK7mfDs1mzF_1mNtB2_6Walker4spin
+_RINvCskK7mfDs1mzF_1m5outerNCNvB2_4main0EB2_'
 
 src="$tmpdir/w.s"
 {
@@ -58,7 +62,9 @@ same_report "$tmpdir/w.data" --sort dso,sym -n
 # The names themselves, so that a change on both sides shows up too.
 for want in 'virtual thunk to std::basic_ostream<wchar_t, std::char_traits<wchar_t> >::~basic_ostream()' \
 	'construction vtable for B-in-D' 'reference temporary #1 for ns::r' \
-	'virtual thunk to B::f(long)' 'A::operator unsigned long'; do
+	'virtual thunk to B::f(long)' 'A::operator unsigned long' \
+	'm::Walker::spin' 'std::rt::lang_start::{{closure}}' '<m::Walker>::spin' \
+	'm::outer::<m::main::{closure#0}>'; do
 	grep -qF "] $want" "$tmpdir/ours.txt" || fail "no row for '$want'"
 done
 echo ok

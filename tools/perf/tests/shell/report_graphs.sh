@@ -29,6 +29,14 @@ same_report "$data" --children -g caller,0.05
 same_report "$data" --no-children -g
 same_report "$data" -g --no-children
 same_report "$data" --no-children -g callee
+# -s starting with "sym", without -F: where an entry's graph follows one
+# path from its root, Linux perf leaves that path's first frame out (it
+# takes it for the entry's symbol: so it is in callee order).
+same_report "$data" --no-children -s sym
+same_report "$data" --children -s sym
+same_report "$data" --no-children -g callee -s sym,dso
+same_report "$data" --children -g callee -s sym
+same_report "$data" --children -s dso,sym
 # Folded: one "pct% a;b;c" line per path.
 same_report "$data" --no-children -g folded
 same_report "$data" --children -g folded,0.1,caller
