@@ -9,6 +9,26 @@
 #include "tests.h"
 #include "../util/demangle.h"
 
+/* Each mangled name of @cases must give the name beside it. */
+static int check_names(struct test_ctx *ctx, const char * const (*cases)[2],
+		       size_t nr, char *(*demangle)(const char *))
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		char *out = demangle(cases[i][0]);
+		const char *shown = out;
+
+		if (!shown)
+			shown = "(null)";
+		TEST_ASSERT(ctx, out && !strcmp(out, cases[i][1]),
+			    "%s gave '%s', wanted '%s'", cases[i][0], shown,
+			    cases[i][1]);
+		free(out);
+	}
+	return TEST_OK;
+}
+
 int test__demangle(struct test_ctx *ctx)
 {
 	/*
@@ -61,19 +81,9 @@ int test__demangle(struct test_ctx *ctx)
 		{ "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
 		  "std::endl<char, std::char_traits<char> >" },
 	};
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *out = demangle_cxx(cases[i][0]);
-		const char *shown = out;
-
-		if (!shown)
-			shown = "(null)";
-		TEST_ASSERT(ctx, out && !strcmp(out, cases[i][1]),
-			    "%s gave '%s', wanted '%s'", cases[i][0], shown,
-			    cases[i][1]);
-		free(out);
-	}
+	if (check_names(ctx, cases, ARRAY_SIZE(cases), demangle_cxx))
+		return TEST_FAIL;
 	TEST_ASSERT(ctx, !demangle_cxx("main") && !demangle_cxx("_Zgarbage") &&
 		    !demangle_cxx("_Z"),
 		    "plain or bad names must stay as they are");
@@ -101,19 +111,9 @@ int test__demangle_rust(struct test_ctx *ctx)
 		{ "_RNCINvNtCsjrHSEGnQ3l9_3std2rt10lang_startuE0CskK7mfDs1mzF_1m",
 		  "std::rt::lang_start::<()>::{closure#0}" },
 	};
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		char *out = demangle_rust(cases[i][0]);
-		const char *shown = out;
-
-		if (!shown)
-			shown = "(null)";
-		TEST_ASSERT(ctx, out && !strcmp(out, cases[i][1]),
-			    "%s gave '%s', wanted '%s'", cases[i][0], shown,
-			    cases[i][1]);
-		free(out);
-	}
+	if (check_names(ctx, cases, ARRAY_SIZE(cases), demangle_rust))
+		return TEST_FAIL;
 	/* C++ names are not Rust's, even those that start alike. */
 	TEST_ASSERT(ctx, !demangle_rust("_ZN3foo3barEv") &&
 		    !demangle_rust("_ZN1A1fEv.lto_priv.0") &&
