@@ -643,7 +643,8 @@ static void list_event(const struct probe_event *e)
 		snprintf(path, sizeof(path), "%.*s", (int)(colon - e->target),
 			 e->target);
 		sym[0] = '\0';
-		pe = probe_elf__open(path);
+		/* An object gone since the probe was placed: its offset. */
+		pe = access(path, F_OK) ? NULL : probe_elf__open(path);
 		if (pe && !probe_elf__vaddr(pe, off, &vaddr))
 			probe_elf__sym_at(pe, vaddr, sym, sizeof(sym));
 		probe_elf__close(pe);

@@ -97,6 +97,17 @@ grep -qF "  $G:probe_wl_args       (on probe_wl_args in $WL with n s_string)" "$
 	grep -qF "$G:probe_wl_args (on probe_wl_args in $WL with n s_string)" "$tmpdir/list" ||
 	fail "-l does not show probe_wl_args: $(cat "$tmpdir/list")"
 grep -qF "$GL:old" "$tmpdir/list" || fail "-l does not show $GL:old"
+# A probe whose object is gone since: listed by its offset, no complaint.
+cp "$WL" "$tmpdir/gone-wl"
+$PERF probe -q -x "$tmpdir/gone-wl" -a gone=probe_wl_global > "$tmpdir/out" 2>&1 ||
+	fail "adding a probe on a copy failed: $(cat "$tmpdir/out")"
+rm "$tmpdir/gone-wl"
+$PERF probe -l > "$tmpdir/list" 2> "$tmpdir/list.err" ||
+	fail "perf probe -l failed with an object gone: $(cat "$tmpdir/list.err")"
+$PERF probe -q -d probe_gone_wl:gone
+[ -s "$tmpdir/list.err" ] && fail "-l complained of the object gone: $(cat "$tmpdir/list.err")"
+grep -Eq "^  probe_gone_wl:gone +\(on 0x[0-9a-f]+ in $tmpdir/gone-wl\)$" "$tmpdir/list" ||
+	fail "-l does not show the probe on the object gone: $(cat "$tmpdir/list")"
 
 # Exact call counts (probe-main.c's table).
 events="$G:probe_wl_global $G:probe_wl_args $G:probe_wl_args__return $G:probe_wl_many $G:la $G:lb $GL:probe_wl_version $GL:old"
