@@ -12,13 +12,19 @@ ours=$tmpdir/ours.data
 $PERF record -q -e cpu-clock -F 4000 -o "$ours" -- "$tmpdir/bin/perf" test -w cpuloop 0.5 ||
 	fail "perf record failed"
 
+# annotate FILE SYMBOL OBJECT MIN OUT: SYMBOL's annotation into OUT, with
+# the title of OBJECT's code and at least MIN instructions.
+annotate() {
+	$PERF annotate -i "$1" --stdio "$2" > "$5" 2> "$5.err" ||
+		fail "perf annotate $2 failed on $1: $(cat "$5.err")"
+	head -n 1 "$5" | grep -Eq "^ Percent \|	Source code & Disassembly of $3 for cpu-clock \([0-9]+ samples, percent: local period\)$" ||
+		fail "bad title of $2: $(head -n 2 "$5")"
+	[ "$(insns "$5" | wc -l)" -ge "$4" ] ||
+		fail "no instructions of $2: $(cat "$5")"
+}
+
 check_hot_loop() {
-	$PERF annotate -i "$1" --stdio workload_hot_a > "$tmpdir/a.txt" 2> "$tmpdir/a.err" ||
-		fail "perf annotate workload_hot_a failed on $1: $(cat "$tmpdir/a.err")"
-	head -n 1 "$tmpdir/a.txt" | grep -Eq '^ Percent \|	Source code & Disassembly of perf for cpu-clock \([0-9]+ samples, percent: local period\)$' ||
-		fail "bad title: $(head -n 2 "$tmpdir/a.txt")"
-	[ "$(insns "$tmpdir/a.txt" | wc -l)" -ge 5 ] ||
-		fail "no instructions: $(cat "$tmpdir/a.txt")"
+	annotate "$1" workload_hot_a perf 5 "$tmpdir/a.txt"
 	share=$(insns "$tmpdir/a.txt" | loop_share)
 	awk -v s="$share" 'BEGIN { exit !(s >= 90) }' ||
 		fail "$share% of workload_hot_a's samples in its loop, expected at least 90%: $(cat "$tmpdir/a.txt")"
@@ -92,12 +98,7 @@ fi
 # kernel, as here).  objdump runs in a child, which must be able to
 # open what it is given.
 check_vdso() {
-	$PERF annotate -i "$1" --stdio __vdso_clock_gettime > "$tmpdir/v.txt" 2> "$tmpdir/v.err" ||
-		fail "perf annotate __vdso_clock_gettime failed on $1: $(cat "$tmpdir/v.err")"
-	head -n 1 "$tmpdir/v.txt" | grep -q 'Disassembly of \[vdso\] for cpu-clock' ||
-		fail "bad vdso title: $(head -n 2 "$tmpdir/v.txt")"
-	[ "$(insns "$tmpdir/v.txt" | wc -l)" -ge 3 ] ||
-		fail "no vdso instructions: $(cat "$tmpdir/v.txt")"
+	annotate "$1" __vdso_clock_gettime '\[vdso\]' 3 "$tmpdir/v.txt"
 	echo "ok: $1: the vdso's __vdso_clock_gettime annotated"
 }
 vdso=$tmpdir/vdso.data
