@@ -493,31 +493,37 @@ static void print_branches(const struct hists *h,
 			   const struct callchain_node *n, char *prefix,
 			   FILE *out);
 
+/*
+ * Step @n to the next frame of its path, if the path goes on without a
+ * fork (all of @n's hits in its one visible child).
+ */
+static bool next_on_path(const struct hists *h,
+			 const struct callchain_node **n)
+{
+	struct callchain_node **kids;
+	bool on;
+	int nr;
+
+	kids = visible_children(h, *n, &nr);
+	if (!kids)
+		return false;
+	on = nr == 1 && kids[0]->hits == (*n)->hits;
+	if (on)
+		*n = kids[0];
+	free(kids);
+	return on;
+}
+
 /* Follow a chain with no forks, one name per line under the prefix. */
 static void continue_chain(const struct hists *h,
 			   const struct callchain_node *n, char *prefix,
 			   FILE *out)
 {
 	char buf[64];
-	int nr;
-	struct callchain_node **kids;
 
-	for (;;) {
-		kids = visible_children(h, n, &nr);
-		if (!kids)
-			return;
-		if (nr == 1 && kids[0]->hits == n->hits) {
-			fprintf(out, "%s%s\n", prefix,
-				node_name(kids[0], buf, sizeof(buf)));
-			n = kids[0];
-			free(kids);
-			continue;
-		}
-		free(kids);
-		if (nr)
-			print_branches(h, n, prefix, out);
-		return;
-	}
+	while (next_on_path(h, &n))
+		fprintf(out, "%s%s\n", prefix, node_name(n, buf, sizeof(buf)));
+	print_branches(h, n, prefix, out);
 }
 
 /* A fork: each branch with its share of the total, then its own chain. */
@@ -551,47 +557,28 @@ static void print_branches(const struct hists *h,
 	free(kids);
 }
 
-/*
- * Step @n to the next frame of its path, if the path goes on without a
- * fork (what continue_chain() prints on one line each).
- */
-static bool next_on_path(const struct hists *h,
-			 const struct callchain_node **n)
-{
-	struct callchain_node **kids;
-	bool on;
-	int nr;
-
-	kids = visible_children(h, *n, &nr);
-	if (!kids)
-		return false;
-	on = nr == 1 && kids[0]->hits == (*n)->hits;
-	if (on)
-		*n = kids[0];
-	free(kids);
-	return on;
-}
-
 static void print_graph(const struct hists *h, const struct hist_entry *e,
 			FILE *out)
 {
+	const struct callchain_node *first;
 	char prefix[64], buf[64];
 	struct callchain_node **kids;
 	int nr;
 
 	if (!e->graph)
 		return;
+	/* Nothing worth showing: not even the blank line after a graph. */
 	kids = visible_children(h, e->graph, &nr);
-	if (!kids || !nr) {
-		free(kids);
+	if (!kids)
 		return;
-	}
+	free(kids);
+	if (!nr)
+		return;
 	memset(prefix, ' ', GRAPH_INDENT);
 	prefix[GRAPH_INDENT] = '\0';
-	if (nr == 1 && kids[0]->hits == e->graph->hits) {
+	first = e->graph;
+	if (next_on_path(h, &first)) {
 		/* The whole entry follows one path: no percentages. */
-		const struct callchain_node *first = kids[0];
-
 		if (h->cfg.graph_skip_first && !next_on_path(h, &first)) {
 			print_branches(h, first, prefix, out);
 		} else {
@@ -604,7 +591,6 @@ static void print_graph(const struct hists *h, const struct hist_entry *e,
 		print_branches(h, e->graph, prefix, out);
 	}
 	fputc('\n', out);
-	free(kids);
 }
 
 /* ---- folded call graphs ------------------------------------------------ */
