@@ -264,24 +264,27 @@ static void put_comm(struct kvm_file *kf, u32 pid, u32 tid, const char *comm)
 }
 
 /*
- * vCPU 501 enters at 0, exits for I/O at 2 ms, enters at 2.3, exits
+ * vCPU 4194401 enters at 0, exits for I/O at 2 ms, enters at 2.3, exits
  * with HLT at 5, enters at 6, exits for I/O at 6.5: 5.2 ms in the
  * guest; I/O handled in 0.3 ms (the last exit is still pending), HLT
- * in 1 ms.  vCPU 502 is in the guest from 1 to 4 ms (EPT violation).
+ * in 1 ms.  vCPU 4194402 is in the guest from 1 to 4 ms (EPT violation).
+ * The ids are above PID_MAX_LIMIT: no live task has them, and the
+ * daemon's dump, which adds the tasks of now from /proc, cannot meet
+ * one (a kworker of tid 501 once changed the table's labels).
  */
 static void put_vcpu_records(struct kvm_file *kf)
 {
-	put_comm(kf, 500, 501, "qemu-vcpu");
-	put_comm(kf, 500, 502, "qemu-vcpu");
-	put_sample(kf, EV_ENTRY, 500, 501, T0, 0, NULL, 0);
-	put_sample(kf, EV_ENTRY, 500, 502, T0 + 1 * MS, 1, NULL, 0);
-	put_sample(kf, EV_EXIT, 500, 501, T0 + 2 * MS, 0, "exit_reason", 30);
-	put_sample(kf, EV_ENTRY, 500, 501, T0 + 2300000, 0, NULL, 0);
-	put_sample(kf, EV_EXIT, 500, 502, T0 + 4 * MS, 1, "exit_reason", 48);
-	put_sample(kf, EV_EXIT, 500, 501, T0 + 5 * MS, 0, "exit_reason", 12);
-	put_sample(kf, EV_ENTRY, 500, 501, T0 + 6 * MS, 0, NULL, 0);
-	put_sample(kf, EV_EXIT, 500, 501, T0 + 6500000, 0, "exit_reason", 30);
-	put_sample(kf, EV_SWITCH, 500, 501, T0 + 7 * MS, 0, "prev_pid", 501);
+	put_comm(kf, 4194400, 4194401, "qemu-vcpu");
+	put_comm(kf, 4194400, 4194402, "qemu-vcpu");
+	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0, 0, NULL, 0);
+	put_sample(kf, EV_ENTRY, 4194400, 4194402, T0 + 1 * MS, 1, NULL, 0);
+	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 2 * MS, 0, "exit_reason", 30);
+	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0 + 2300000, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 4194400, 4194402, T0 + 4 * MS, 1, "exit_reason", 48);
+	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 5 * MS, 0, "exit_reason", 12);
+	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0 + 6 * MS, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 6500000, 0, "exit_reason", 30);
+	put_sample(kf, EV_SWITCH, 4194400, 4194401, T0 + 7 * MS, 0, "prev_pid", 4194401);
 }
 
 /* The tracing data of the events, and the events parsed back from it. */
@@ -440,18 +443,18 @@ static int check_kvm_table(struct test_ctx *ctx, const char *text)
 {
 	char line[160];
 
-	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[501/500]",
+	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[4194401/4194400]",
 		 5, 200, 3);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 5.200 ms in the guest, 3 entries");
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 5.200 ms in the guest, 3 entries");
 	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "",
 		 "IO_INSTRUCTION", 2, 0, 300);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 2 I/O exits, 0.3 ms in the host");
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 2 I/O exits, 0.3 ms in the host");
 	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "", "HLT", 1,
 		 1, 0);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 501: 1 HLT exit, 1 ms in the host");
-	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[502/500]",
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 1 HLT exit, 1 ms in the host");
+	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[4194402/4194400]",
 		 3, 0, 1);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 502: 3 ms in the guest");
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194402: 3 ms in the guest");
 	return TEST_OK;
 }
 
