@@ -202,6 +202,7 @@ struct kvm_file {
 	void (*put_records)(struct kvm_file *kf);
 	bool no_cpu;			/* samples without PERF_SAMPLE_CPU */
 	u32 nr_cpus;			/* NRCPUS to write, when not 0 */
+	u32 vcpu;			/* the first vCPU's tid */
 };
 
 static void set_field(struct tep_event *e, u8 *raw, const char *name, u64 v)
@@ -264,27 +265,29 @@ static void put_comm(struct kvm_file *kf, u32 pid, u32 tid, const char *comm)
 }
 
 /*
- * vCPU 4194401 enters at 0, exits for I/O at 2 ms, enters at 2.3, exits
- * with HLT at 5, enters at 6, exits for I/O at 6.5: 5.2 ms in the
- * guest; I/O handled in 0.3 ms (the last exit is still pending), HLT
- * in 1 ms.  vCPU 4194402 is in the guest from 1 to 4 ms (EPT violation).
- * The ids are above PID_MAX_LIMIT: no live task has them, and the
- * daemon's dump, which adds the tasks of now from /proc, cannot meet
- * one (a kworker of tid 501 once changed the table's labels).
+ * The first vCPU (kf->vcpu, process 4194400) enters at 0, exits for
+ * I/O at 2 ms, enters at 2.3, exits with HLT at 5, enters at 6, exits
+ * for I/O at 6.5: 5.2 ms in the guest; I/O handled in 0.3 ms (the last
+ * exit is still pending), HLT in 1 ms.  vCPU 4194402 is in the guest
+ * from 1 to 4 ms (EPT violation).  The ids are above PID_MAX_LIMIT,
+ * where no live task can have them; the daemon's test gives the first
+ * vCPU the tid of a live task of another process.
  */
 static void put_vcpu_records(struct kvm_file *kf)
 {
-	put_comm(kf, 4194400, 4194401, "qemu-vcpu");
+	u32 v = kf->vcpu;
+
+	put_comm(kf, 4194400, v, "qemu-vcpu");
 	put_comm(kf, 4194400, 4194402, "qemu-vcpu");
-	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0, 0, NULL, 0);
+	put_sample(kf, EV_ENTRY, 4194400, v, T0, 0, NULL, 0);
 	put_sample(kf, EV_ENTRY, 4194400, 4194402, T0 + 1 * MS, 1, NULL, 0);
-	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 2 * MS, 0, "exit_reason", 30);
-	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0 + 2300000, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 4194400, v, T0 + 2 * MS, 0, "exit_reason", 30);
+	put_sample(kf, EV_ENTRY, 4194400, v, T0 + 2300000, 0, NULL, 0);
 	put_sample(kf, EV_EXIT, 4194400, 4194402, T0 + 4 * MS, 1, "exit_reason", 48);
-	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 5 * MS, 0, "exit_reason", 12);
-	put_sample(kf, EV_ENTRY, 4194400, 4194401, T0 + 6 * MS, 0, NULL, 0);
-	put_sample(kf, EV_EXIT, 4194400, 4194401, T0 + 6500000, 0, "exit_reason", 30);
-	put_sample(kf, EV_SWITCH, 4194400, 4194401, T0 + 7 * MS, 0, "prev_pid", 4194401);
+	put_sample(kf, EV_EXIT, 4194400, v, T0 + 5 * MS, 0, "exit_reason", 12);
+	put_sample(kf, EV_ENTRY, 4194400, v, T0 + 6 * MS, 0, NULL, 0);
+	put_sample(kf, EV_EXIT, 4194400, v, T0 + 6500000, 0, "exit_reason", 30);
+	put_sample(kf, EV_SWITCH, 4194400, v, T0 + 7 * MS, 0, "prev_pid", v);
 }
 
 /* The tracing data of the events, and the events parsed back from it. */
@@ -414,13 +417,13 @@ static int timehist_of_file(struct kvm_file *kf, int *write_err, char **text)
 	return ret;
 }
 
-static int check_kvm_table(struct test_ctx *ctx, const char *text);
+static int check_kvm_table(struct test_ctx *ctx, const char *text, u32 vcpu);
 
 int test__sched_kvm(struct test_ctx *ctx)
 {
 	struct kvm_file kf = {
 		.names = kvm_events, .nr = NR_EV,
-		.put_records = put_vcpu_records,
+		.put_records = put_vcpu_records, .vcpu = 4194401,
 	};
 	char *text = NULL;
 	int ret, write_err;
@@ -433,25 +436,25 @@ int test__sched_kvm(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !write_err, "write the file: %s", strerror(-write_err));
 	TEST_ASSERT(ctx, !ret && text, "timehist ran");
 	pr_test(ctx, "%s", text);
-	ret = check_kvm_table(ctx, text);
+	ret = check_kvm_table(ctx, text, kf.vcpu);
 	free(text);
 	return ret;
 }
 
 /* The guest time table of put_vcpu_records()'s two vCPUs. */
-static int check_kvm_table(struct test_ctx *ctx, const char *text)
+static int check_kvm_table(struct test_ctx *ctx, const char *text, u32 vcpu)
 {
-	char line[160];
+	char line[160], task[32];
 
-	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[4194401/4194400]",
-		 5, 200, 3);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 5.200 ms in the guest, 3 entries");
+	snprintf(task, sizeof(task), "qemu-vcpu[%u/4194400]", vcpu);
+	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", task, 5, 200, 3);
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu %u: 5.200 ms in the guest, 3 entries", vcpu);
 	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "",
 		 "IO_INSTRUCTION", 2, 0, 300);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 2 I/O exits, 0.3 ms in the host");
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu %u: 2 I/O exits, 0.3 ms in the host", vcpu);
 	snprintf(line, sizeof(line), "%30s  %-22s %9u  %9u.%03u", "", "HLT", 1,
 		 1, 0);
-	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194401: 1 HLT exit, 1 ms in the host");
+	TEST_ASSERT(ctx, has_line(text, line), "vcpu %u: 1 HLT exit, 1 ms in the host", vcpu);
 	snprintf(line, sizeof(line), "%30s  %9u.%03u  %9u", "qemu-vcpu[4194402/4194400]",
 		 3, 0, 1);
 	TEST_ASSERT(ctx, has_line(text, line), "vcpu 4194402: 3 ms in the guest");
@@ -725,9 +728,14 @@ static int daemon_dump(struct kvm_file *kf, const char *path, bool compress,
 
 int test__sched_daemon_kvm(struct test_ctx *ctx)
 {
+	/*
+	 * The first vCPU's tid is this process's: a live task of another
+	 * process, as a recorded task's tid is once reused.  The dump adds
+	 * the tasks of now from /proc, and the recorded pid must win.
+	 */
 	struct kvm_file kf = {
 		.names = kvm_events, .nr = NR_EV,
-		.put_records = put_vcpu_records,
+		.put_records = put_vcpu_records, .vcpu = getpid(),
 	};
 	struct sched_dump_stats stats;
 	char path[] = "/tmp/perf-test-daemon-XXXXXX";
@@ -751,7 +759,7 @@ int test__sched_daemon_kvm(struct test_ctx *ctx)
 		unlink(path);
 		TEST_ASSERT(ctx, !ret && text, "timehist ran on the dump");
 		pr_test(ctx, "%s", text);
-		ret = check_kvm_table(ctx, text);
+		ret = check_kvm_table(ctx, text, kf.vcpu);
 		free(text);
 		if (ret)
 			return ret;

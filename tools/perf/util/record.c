@@ -410,6 +410,21 @@ static bool pid_set__has(const struct pid_set *set, pid_t pid)
 				  cmp_pid);
 }
 
+int pid_set__add_other_owner(struct pid_set *set, pid_t tid, pid_t pid)
+{
+	pid_t owner = thread_tgid(tid);
+
+	if (owner < 0 || owner == pid)
+		return 0;
+	return pid_set__add(set, owner);
+}
+
+void pid_set__sort(struct pid_set *set)
+{
+	if (set->nr)
+		qsort(set->pids, set->nr, sizeof(*set->pids), cmp_pid);
+}
+
 void pid_set__exit(struct pid_set *set)
 {
 	free(set->pids);
@@ -437,8 +452,8 @@ static int synthesize_proc(size_t id_size, const struct record_sink *sink,
 			err = pid_set__add(seen, pid);
 	}
 	closedir(dir);
-	if (seen && seen->nr)
-		qsort(seen->pids, seen->nr, sizeof(*seen->pids), cmp_pid);
+	if (seen)
+		pid_set__sort(seen);
 	return err;
 }
 

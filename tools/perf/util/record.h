@@ -132,6 +132,13 @@ int record_synthesize_seen(size_t id_size, const struct record_sink *sink,
  */
 int record_synthesize_new(size_t id_size, const struct record_sink *sink,
 			  const struct pid_set *seen);
+/*
+ * Adds the process of the live thread @tid, unless it is @pid: a tid
+ * that a record gives to @pid and that another process now uses.
+ */
+int pid_set__add_other_owner(struct pid_set *set, pid_t tid, pid_t pid);
+/* Sorts @set, as record_synthesize_new() needs it. */
+void pid_set__sort(struct pid_set *set);
 void pid_set__exit(struct pid_set *set);
 int record_synthesize_kernel(size_t id_size, const struct record_sink *sink);
 /*

@@ -169,18 +169,31 @@ static int dump_thread(void *ctx, const struct flight_thread *t)
 	return dump_put(dp, &u, u.c.header.size);
 }
 
+static int add_reused_tid(void *ctx, const struct flight_thread *t)
+{
+	return pid_set__add_other_owner(ctx, t->tid, t->pid);
+}
+
 /*
  * What the samples need to be read: the kernel map, the processes
  * and mappings of now from /proc, then the names the tasks had when
- * the kept records start, which win over the former.
+ * the kept records start.  A process of now that has the tid of
+ * another process's kept task is left out: it started after the
+ * window did (its FORK is kept), and a reader that met it first
+ * would keep its pid for the kept task's records.
  */
 static int dump_tasks(struct dump *dp, const struct flight_store *st)
 {
 	struct record_sink sink = { dump_put, dp };
+	struct pid_set reused = { 0 };
 	int err = record_synthesize_kernel(dp->id_size, &sink);
 
 	if (!err)
-		err = record_synthesize_all(dp->id_size, &sink);
+		err = flight_store__walk_threads(st, add_reused_tid, &reused);
+	pid_set__sort(&reused);
+	if (!err)
+		err = record_synthesize_new(dp->id_size, &sink, &reused);
+	pid_set__exit(&reused);
 	if (!err)
 		err = flight_store__walk_threads(st, dump_thread, dp);
 	return err;
