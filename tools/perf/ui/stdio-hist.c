@@ -447,9 +447,9 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 static const char *node_name(const struct callchain_node *n, char *buf,
 			     size_t size)
 {
-	if (n->frame.sym_name)
-		return n->frame.sym_name;
-	snprintf(buf, size, "%#llx", (unsigned long long)n->frame.addr);
+	if (n->frame->sym_name)
+		return n->frame->sym_name;
+	snprintf(buf, size, "%#llx", (unsigned long long)n->frame->addr);
 	return buf;
 }
 
@@ -461,10 +461,10 @@ static int cmp_nodes(const void *pa, const void *pb)
 	if (a->hits != b->hits)
 		return a->hits > b->hits ? -1 : 1;
 	/* Equal branches: by object, then by address, for a stable order. */
-	if (a->frame.dso != b->frame.dso)
-		return cmp_str(frame_dso(&a->frame), frame_dso(&b->frame));
-	if (a->frame.addr != b->frame.addr)
-		return a->frame.addr < b->frame.addr ? -1 : 1;
+	if (a->frame->dso != b->frame->dso)
+		return cmp_str(frame_dso(a->frame), frame_dso(b->frame));
+	if (a->frame->addr != b->frame->addr)
+		return a->frame->addr < b->frame->addr ? -1 : 1;
 	return 0;
 }
 

@@ -4,7 +4,34 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "arena.h"
+
+#define HUGE_PAGE	(2u << 20)
+#define MAX_CHUNK	(32u << 20)
+
+void *big_zalloc(size_t size)
+{
+	void *p;
+
+	if (size < HUGE_PAGE)
+		return calloc(1, size);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	/* A hint: without transparent huge pages, small pages serve. */
+	madvise(p, size, MADV_HUGEPAGE);
+	return p;
+}
+
+void big_free(void *p, size_t size)
+{
+	if (size < HUGE_PAGE)
+		free(p);
+	else if (p)
+		munmap(p, size);
+}
 
 struct arena_chunk {
 	struct arena_chunk *next;
@@ -37,7 +64,7 @@ void arena__delete(struct arena *a)
 		return;
 	for (c = a->head; c; c = next) {
 		next = c->next;
-		free(c);
+		big_free(c, sizeof(*c) + c->size);
 	}
 	free(a);
 }
@@ -51,14 +78,20 @@ void *arena__alloc(struct arena *a, size_t size)
 	if (!a)
 		return NULL;
 	c = a->head;
-	size = (size + 15) & ~(size_t)15;
+	size = (size + 7) & ~(size_t)7;
 	if (!c || c->size - c->used < size) {
 		size_t n = size > a->chunk_size ? size : a->chunk_size;
 
-		/* calloc: fresh chunks are zero, so objects start zeroed. */
-		c = calloc(1, sizeof(*c) + n);
+		/*
+		 * Fresh chunks are zero, so objects start zeroed.  Each is
+		 * twice the last, up to MAX_CHUNK: a big arena is a few
+		 * mappings with huge pages, not thousands of small ones.
+		 */
+		c = big_zalloc(sizeof(*c) + n);
 		if (!c)
 			return NULL;
+		if (a->chunk_size < MAX_CHUNK)
+			a->chunk_size *= 2;
 		c->size = n;
 		c->next = a->head;
 		a->head = c;

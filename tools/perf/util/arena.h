@@ -6,7 +6,7 @@
 
 /*
  * A bump allocator: many small objects with one lifetime, freed at once.
- * No per-object header, no free().
+ * No per-object header, no free().  Objects are 8-byte aligned.
  */
 struct arena;
 
@@ -15,5 +15,13 @@ void arena__delete(struct arena *arena);
 void *arena__alloc(struct arena *arena, size_t size);	/* zeroed; NULL arena: NULL */
 char *arena__strdup(struct arena *arena, const char *s);
 size_t arena__bytes(const struct arena *arena);
+
+/*
+ * Zeroed memory for big tables, touched at random: from 2 MiB on, a
+ * mapping of its own with transparent huge pages asked for (fewer page
+ * faults and TLB misses).  big_free() needs the size given.
+ */
+void *big_zalloc(size_t size);
+void big_free(void *p, size_t size);
 
 #endif /* __PERF_UTIL_ARENA_H */

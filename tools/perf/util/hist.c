@@ -387,7 +387,9 @@ int hists__init(struct hists *h, const struct hists_config *cfg)
 void hists__exit(struct hists *h)
 {
 	free(h->table);
-	free(h->children);
+	big_free(h->children, h->child_size * sizeof(*h->children));
+	free(h->frames);
+	free(h->path);
 	free(h->shapes);
 	free(h->interned);
 	arena__delete(h->arena);
@@ -465,13 +467,13 @@ static u64 frame_key(const struct hist_frame *f)
 static u64 child_hash(const struct callchain_node *parent,
 		      const struct hist_frame *f)
 {
-	return mix((uintptr_t)parent * 0x9e3779b97f4a7c15ULL, frame_key(f));
+	return mix((uintptr_t)parent * 0x9e3779b97f4a7c15ULL, (uintptr_t)f);
 }
 
 static int child_table_grow(struct hists *h)
 {
 	size_t size = h->child_size ? h->child_size * 2 : 4096, i;
-	struct callchain_node **t = calloc(size, sizeof(*t));
+	struct callchain_node **t = big_zalloc(size * sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
@@ -481,22 +483,22 @@ static int child_table_grow(struct hists *h)
 
 		if (!n)
 			continue;
-		j = child_hash(n->parent, &n->frame) & (size - 1);
+		j = child_hash(n->parent, n->frame) & (size - 1);
 		while (t[j])
 			j = (j + 1) & (size - 1);
 		t[j] = n;
 	}
-	free(h->children);
+	big_free(h->children, h->child_size * sizeof(*t));
 	h->children = t;
 	h->child_size = size;
 	return 0;
 }
 
 /*
- * The child of @parent for frame @f, made on first use.  Children are
- * found through one table keyed by (parent, frame): a walk of the
- * sibling list would be quadratic in wide graphs (the callers of a
- * popular function).
+ * The child of @parent for frame @f (a shared copy: frame_intern()),
+ * made on first use.  Children are found through one table keyed by
+ * (parent, frame): a walk of the sibling list would be quadratic in
+ * wide graphs (the callers of a popular function).
  */
 static struct callchain_node *node_child(struct hists *h,
 					 struct callchain_node *parent,
@@ -507,18 +509,18 @@ static struct callchain_node *node_child(struct hists *h,
 
 	/* Hot paths repeat: the newest child is the likeliest. */
 	n = parent->child;
-	if (n && frame_same(&n->frame, f))
+	if (n && n->frame == f)
 		return n;
 	if ((h->nr_children + 1) * 2 > h->child_size && child_table_grow(h))
 		return NULL;
 	j = child_hash(parent, f) & (h->child_size - 1);
 	for (; (n = h->children[j]) != NULL; j = (j + 1) & (h->child_size - 1))
-		if (n->parent == parent && frame_same(&n->frame, f))
+		if (n->parent == parent && n->frame == f)
 			return n;
 	n = arena__alloc(h->arena, sizeof(*n));
 	if (!n)
 		return NULL;
-	n->frame = *f;
+	n->frame = f;
 	n->parent = parent;
 	n->sibling = parent->child;
 	parent->child = n;
@@ -527,13 +529,93 @@ static struct callchain_node *node_child(struct hists *h,
 	return n;
 }
 
+static u64 frame_hash(const struct hist_frame *f)
+{
+	return mix(frame_key(f), 0x9e3779b97f4a7c15ULL);
+}
+
+static int frame_table_grow(struct hists *h)
+{
+	size_t size = h->frame_size ? h->frame_size * 2 : 1024, i;
+	const struct hist_frame **t = calloc(size, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (i = 0; i < h->frame_size; i++) {
+		size_t j;
+
+		if (!h->frames[i])
+			continue;
+		j = frame_hash(h->frames[i]) & (size - 1);
+		while (t[j])
+			j = (j + 1) & (size - 1);
+		t[j] = h->frames[i];
+	}
+	free(h->frames);
+	h->frames = t;
+	h->frame_size = size;
+	return 0;
+}
+
+/*
+ * One copy of each frame that graph nodes tell apart (frame_same()), the
+ * first met: nodes then hold a pointer instead of a frame, and children
+ * are compared by pointer.  A node kept the first frame that made it
+ * before; the fields frame_same() does not compare are those of the
+ * frame's symbol or address either way.
+ */
+static const struct hist_frame *frame_intern(struct hists *h,
+					     const struct hist_frame *f)
+{
+	struct hist_frame *copy;
+	const struct hist_frame *m;
+	size_t j;
+
+	if ((h->nr_frames + 1) * 2 > h->frame_size && frame_table_grow(h))
+		return NULL;
+	j = frame_hash(f) & (h->frame_size - 1);
+	for (; (m = h->frames[j]) != NULL; j = (j + 1) & (h->frame_size - 1))
+		if (frame_same(m, f))
+			return m;
+	copy = arena__alloc(h->arena, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	*copy = *f;
+	h->frames[j] = copy;
+	h->nr_frames++;
+	return copy;
+}
+
+/* h->path[0..n) = the shared copies of frames[0..n). */
+static int path_intern(struct hists *h, const struct hist_frame *frames,
+		       int n)
+{
+	int i;
+
+	if ((size_t)n > h->path_alloc) {
+		size_t alloc = n < 64 ? 64 : n;
+		const struct hist_frame **p = realloc(h->path, alloc * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		h->path = p;
+		h->path_alloc = alloc;
+	}
+	for (i = 0; i < n; i++) {
+		h->path[i] = frame_intern(h, &frames[i]);
+		if (!h->path[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * Add frames [from, to] (inclusive, stepping by @dir) of a chain to the
  * graph of @e, root first.
  */
 static int graph_add(struct hists *h, struct hist_entry *e,
-		     const struct hist_frame *chain, int from, int to, int dir,
-		     u64 period)
+		     const struct hist_frame * const *chain, int from, int to,
+		     int dir, u64 period)
 {
 	struct callchain_node *n;
 	int i;
@@ -546,7 +628,7 @@ static int graph_add(struct hists *h, struct hist_entry *e,
 	n = e->graph;
 	n->hits += period;
 	for (i = from; ; i += dir) {
-		n = node_child(h, n, &chain[i]);
+		n = node_child(h, n, chain[i]);
 		if (!n)
 			return -ENOMEM;
 		n->hits += period;
@@ -556,8 +638,21 @@ static int graph_add(struct hists *h, struct hist_entry *e,
 	return 0;
 }
 
+/*
+ * A shape's graphs, made after all shapes' entries (shape_graphs()):
+ * its chain in display order, and the entry each frame adds to.
+ */
+struct shape_graph {
+	struct hist_entry *self;	/* the sample's own entry */
+	struct hist_entry **ents;	/* per frame; NULL: a repeat */
+	const struct hist_frame **seq;	/* shared frames, display order */
+	int len;
+	u64 period;
+};
+
 static struct hist_entry *add_self(struct hists *h,
-				   const struct hist_sample *s)
+				   const struct hist_sample *s,
+				   struct shape_graph *sg)
 {
 	struct hist_entry *e = hists__findnew(h, s, &s->ip);
 	int last = s->chain_len - 1;
@@ -566,11 +661,13 @@ static struct hist_entry *add_self(struct hists *h,
 		return NULL;
 	e->self += s->period;
 	e->nr_samples += h->cur_count;
-	if (!h->cfg.callchain || !s->chain_len)
+	if (sg)
+		sg->self = e;
+	if (!h->cfg.callchain || !s->chain_len || sg)
 		return e;
 	if (h->cfg.order == CALLCHAIN_CALLEE)
-		return graph_add(h, e, s->chain, 0, last, 1, s->period) ? NULL : e;
-	return graph_add(h, e, s->chain, last, 0, -1, s->period) ? NULL : e;
+		return graph_add(h, e, h->path, 0, last, 1, s->period) ? NULL : e;
+	return graph_add(h, e, h->path, last, 0, -1, s->period) ? NULL : e;
 }
 
 /*
@@ -580,7 +677,7 @@ static struct hist_entry *add_self(struct hists *h,
  * (callee order).
  */
 static int add_children(struct hists *h, const struct hist_sample *s,
-			struct hist_entry *self)
+			struct hist_entry *self, struct shape_graph *sg)
 {
 	bool caller = h->cfg.order == CALLCHAIN_CALLER;
 	int n, i, last = s->chain_len - 1, err;
@@ -603,31 +700,61 @@ static int add_children(struct hists *h, const struct hist_sample *s,
 			continue;
 		e->last_sample = h->sample_seq;
 		e->children += s->period;
-		if (!h->cfg.callchain)
+		if (sg)
+			sg->ents[n] = e;
+		if (!h->cfg.callchain || sg)
 			continue;
 		/* Caller order: down to the leaf; callee order: up its callers. */
 		if (caller)
-			err = graph_add(h, e, s->chain, i, 0, -1, s->period);
+			err = graph_add(h, e, h->path, i, 0, -1, s->period);
 		else
-			err = graph_add(h, e, s->chain, i, last, 1, s->period);
+			err = graph_add(h, e, h->path, i, last, 1, s->period);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-/* Account one sample (or @count alike ones summed in @s->period). */
-static int hists__account(struct hists *h, const struct hist_sample *s,
-			  u64 count)
+/* @sg's chain: h->path in display order (the root first for callers). */
+static int shape_graph_init(struct hists *h, struct shape_graph *sg,
+			    const struct hist_sample *s)
 {
+	int n, last = s->chain_len - 1;
+
+	sg->len = s->chain_len;
+	sg->period = s->period;
+	sg->seq = arena__alloc(h->arena, sg->len * sizeof(*sg->seq));
+	sg->ents = arena__alloc(h->arena, sg->len * sizeof(*sg->ents));
+	if (!sg->seq || !sg->ents)
+		return -ENOMEM;
+	for (n = 0; n < sg->len; n++)
+		sg->seq[n] = h->path[h->cfg.order == CALLCHAIN_CALLER ? last - n : n];
+	return 0;
+}
+
+/*
+ * Account one sample (or @count alike ones summed in @s->period).  With
+ * @sg (a shape's, which has a chain), the graphs are left to
+ * shape_graphs() and @sg says what they get.
+ */
+static int hists__account(struct hists *h, const struct hist_sample *s,
+			  u64 count, struct shape_graph *sg)
+{
+	const struct hist_frame *chain = s->chain_len ? s->chain : &s->ip;
 	struct hist_entry *self;
 
+	/* Graphs are made of the chain (of the sample alone, without one). */
+	if (h->cfg.callchain &&
+	    path_intern(h, chain, s->chain_len ? s->chain_len : 1))
+		return -ENOMEM;
+	if (sg && shape_graph_init(h, sg, s))
+		return -ENOMEM;
 	h->cur_thread_comm = s->thread_comm;
 	h->cur_first_comm = s->first_comm;
 	h->cur_tid = s->tid;
 	h->cur_filtered = s->filtered;
 	h->cur_count = count;
-	self = add_self(h, s);
+	self = add_self(h, s, sg);
 	if (!self)
 		return -ENOMEM;
 	if (!h->cfg.children)
@@ -637,9 +764,9 @@ static int hists__account(struct hists *h, const struct hist_sample *s,
 
 		one.chain = &s->ip;
 		one.chain_len = 1;
-		return add_children(h, &one, self);
+		return add_children(h, &one, self, NULL);
 	}
-	return add_children(h, s, self);
+	return add_children(h, s, self, sg);
 }
 
 /* ---- sample shapes ----------------------------------------------------- */
@@ -771,20 +898,144 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	return 0;
 }
 
-/* Turn the pending shapes into entries and graphs, in order. */
+static int cmp_shape_graphs(const void *pa, const void *pb)
+{
+	const struct shape_graph *a = *(struct shape_graph * const *)pa;
+	const struct shape_graph *b = *(struct shape_graph * const *)pb;
+	int i;
+
+	for (i = 0; i < a->len && i < b->len; i++)
+		if (a->seq[i] != b->seq[i])
+			return (uintptr_t)a->seq[i] < (uintptr_t)b->seq[i] ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	if (a->self != b->self)
+		return (uintptr_t)a->self < (uintptr_t)b->self ? -1 : 1;
+	return 0;
+}
+
+static struct callchain_node *graph_root(struct hists *h, struct hist_entry *e)
+{
+	if (!e->graph)
+		e->graph = arena__alloc(h->arena, sizeof(*e->graph));
+	return e->graph;
+}
+
+/*
+ * Walk @e's graph along seq[from..len) adding @period, where the nodes
+ * of seq[from..reuse) are at[from..reuse) already; at[] gets the rest.
+ */
+static int graph_walk(struct hists *h, struct hist_entry *e,
+		      const struct shape_graph *g, int from, int reuse,
+		      struct callchain_node **at)
+{
+	struct callchain_node *n = graph_root(h, e);
+	int j;
+
+	if (!n)
+		return -ENOMEM;
+	n->hits += g->period;
+	for (j = from; j < g->len; j++) {
+		n = j < reuse ? at[j] : node_child(h, n, g->seq[j]);
+		if (!n)
+			return -ENOMEM;
+		n->hits += g->period;
+		at[j] = n;
+	}
+	return 0;
+}
+
+static int common_prefix(const struct shape_graph *a,
+			 const struct shape_graph *b)
+{
+	int i;
+
+	for (i = 0; a && i < a->len && i < b->len; i++)
+		if (a->seq[i] != b->seq[i])
+			break;
+	return i;
+}
+
+/*
+ * The graphs of all shapes, as graph_add() would make them one shape
+ * at a time, with far fewer lookups: in the order of their chains,
+ * consecutive shapes share the start of their paths, and an entry that
+ * the last shape walked along the same frames has those nodes in
+ * at[k * width ...] (k: where its path starts) or self_at.
+ */
+static int shape_graphs(struct hists *h, struct shape_graph **v, size_t nr)
+{
+	struct callchain_node **at = NULL, **self_at = NULL;
+	const struct shape_graph *prev = NULL;
+	int width = 0, err = 0, k;
+	size_t i;
+
+	qsort(v, nr, sizeof(*v), cmp_shape_graphs);
+	for (i = 0; i < nr && !err; i++) {
+		const struct shape_graph *g = v[i];
+		int m;
+
+		if (g->len > width) {
+			width = g->len * 2;
+			free(at);
+			free(self_at);
+			at = calloc((size_t)width * width, sizeof(*at));
+			self_at = calloc(width, sizeof(*self_at));
+			if (!at || !self_at) {
+				err = -ENOMEM;
+				break;
+			}
+			prev = NULL;
+		}
+		m = common_prefix(prev, g);
+		err = graph_walk(h, g->self, g, 0,
+				 prev && prev->self == g->self ? m : 0, self_at);
+		for (k = 0; k < g->len && !err; k++) {
+			bool same = prev && k < m && prev->ents[k] == g->ents[k];
+
+			if (g->ents[k])
+				err = graph_walk(h, g->ents[k], g, k, same ? m : k,
+						 at + (size_t)k * width);
+		}
+		prev = g;
+	}
+	free(at);
+	free(self_at);
+	return err;
+}
+
+/*
+ * Turn the pending shapes into entries, in order (which sample makes
+ * an entry decides its task's name), then into graphs.
+ */
 int hists__flush(struct hists *h)
 {
+	struct shape_graph *graphs = NULL, **v = NULL;
 	struct sample_shape *sh;
-	int err;
+	size_t nr = 0;
+	int err = 0;
 
-	for (sh = h->shape_list; sh; sh = sh->next) {
+	if (h->cfg.callchain && h->nr_shapes) {
+		graphs = calloc(h->nr_shapes, sizeof(*graphs));
+		v = calloc(h->nr_shapes, sizeof(*v));
+		if (!graphs || !v)
+			err = -ENOMEM;
+	}
+	for (sh = h->shape_list; sh && !err; sh = sh->next) {
 		struct hist_sample s = sh->s;
 
 		s.period = sh->period;
-		err = hists__account(h, &s, sh->count);
-		if (err)
-			return err;
+		err = hists__account(h, &s, sh->count, graphs ? &graphs[nr] : NULL);
+		if (graphs)
+			v[nr] = &graphs[nr];
+		nr++;
 	}
+	if (!err && graphs)
+		err = shape_graphs(h, v, nr);
+	free(graphs);
+	free(v);
+	if (err)
+		return err;
 	free(h->shapes);
 	h->shapes = NULL;
 	h->shape_size = 0;
@@ -803,7 +1054,7 @@ static int graph_merge(struct hists *h, struct callchain_node *dst,
 
 	dst->hits += src->hits;
 	for (c = src->child; c; c = c->sibling) {
-		struct callchain_node *d = node_child(h, dst, &c->frame);
+		struct callchain_node *d = node_child(h, dst, c->frame);
 
 		if (!d || graph_merge(h, d, c))
 			return -ENOMEM;
@@ -931,7 +1182,7 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 
 	if (s->chain_len && (h->cfg.callchain || h->cfg.children))
 		return shape_add(h, s);
-	return hists__account(h, s, 1);
+	return hists__account(h, s, 1, NULL);
 }
 
 static u64 str_hash(const char *s)

@@ -68,7 +68,7 @@ struct hist_sample {
 struct sample_shape;
 
 struct callchain_node {
-	struct hist_frame frame;
+	const struct hist_frame *frame;	/* shared: one copy per frame */
 	u64 hits;			/* period through this node */
 	struct callchain_node *parent;
 	struct callchain_node *child;
@@ -152,6 +152,11 @@ struct hists {
 	struct callchain_node **children;	/* (parent, frame) -> node */
 	size_t child_size;
 	size_t nr_children;
+	const struct hist_frame **frames;	/* the nodes' frames, open addressing */
+	size_t frame_size;
+	size_t nr_frames;
+	const struct hist_frame **path;	/* a sample's chain, as nodes' frames */
+	size_t path_alloc;
 	const char **interned;		/* open addressing */
 	size_t intern_size;
 	size_t nr_interned;
