@@ -172,11 +172,10 @@ struct perf_session {
 	const u8 *map;			/* the whole file when mapped */
 	u64 size;			/* of the file, when mapped */
 	/*
-	 * Of the mapped data, what was made present ahead of the reader
-	 * and what was dropped behind it (file offsets, page aligned).
+	 * A mapped file's records are read through the stream buffer too,
+	 * with pread() at their offsets: see session_pass().
 	 */
-	u64 present_end;
-	u64 dropped_end;
+	bool buffered;
 
 	struct perf_file_header header;	/* file mode */
 	u64 data_offset;
@@ -218,10 +217,10 @@ struct perf_session {
 	u64 tracing_data_size;
 	void *own_tracing_data;
 
-	/* stream input */
+	/* stream (or buffered file) input */
 	u8 *buf;
 	size_t buf_cap;
-	u64 buf_start;			/* stream offset of buf[0] */
+	u64 buf_start;			/* stream or file offset of buf[0] */
 	size_t buf_len;
 	bool eof;
 	u64 processed_end;		/* header records before it are done */

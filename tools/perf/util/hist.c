@@ -194,9 +194,27 @@ struct entry_key {
 
 #define KEY_FIELD(k, field) ((k)->s ? (k)->s->field : (k)->e->field)
 
-static u64 entry_hash(const struct hists_config *cfg,
-		      const struct entry_key *key)
+/*
+ * name_hash() of an object's name, remembered by the name's address:
+ * a sample's entry is found by its object's name (two copies of one
+ * program are one), and hashing the string each time would cost more
+ * than the rest of the lookup.
+ */
+static u64 dso_name_hash(struct hists *hs, const char *name)
 {
+	struct name_memo *m = &hs->name_memo[((uintptr_t)name >> 3) &
+					      (HISTS_NAME_MEMO - 1)];
+
+	if (m->name != name || !name) {
+		m->name = name;
+		m->hash = name_hash(name);
+	}
+	return m->hash;
+}
+
+static u64 entry_hash(struct hists *hs, const struct entry_key *key)
+{
+	const struct hists_config *cfg = &hs->cfg;
 	const struct hist_frame *f = key->f;
 	u64 h = 0;
 	int i;
@@ -210,10 +228,10 @@ static u64 entry_hash(const struct hists_config *cfg,
 			h = mix(h, key->s ? key->s->tid : key->e->pid);
 			break;
 		case SORT_DSO:
-			h = mix(h, name_hash(f->dso_name));
+			h = mix(h, dso_name_hash(hs, f->dso_name));
 			break;
 		case SORT_SYM:
-			h = mix(h, f->sym ? mix(name_hash(f->dso_name),
+			h = mix(h, f->sym ? mix(dso_name_hash(hs, f->dso_name),
 						f->sym_start) : f->addr);
 			break;
 		case SORT_CPU:
@@ -387,7 +405,7 @@ int hists__init(struct hists *h, const struct hists_config *cfg)
 void hists__exit(struct hists *h)
 {
 	free(h->table);
-	big_free(h->children, h->child_size * sizeof(*h->children));
+	big_free(h->wide, h->wide_size * sizeof(*h->wide));
 	free(h->frames);
 	free(h->path);
 	free(h->shapes);
@@ -412,7 +430,7 @@ static int hists__grow(struct hists *h)
 			continue;
 		key.e = e;
 		key.f = &e->frame;
-		j = entry_hash(&h->cfg, &key) & (size - 1);
+		j = entry_hash(h, &key) & (size - 1);
 		while (t[j])
 			j = (j + 1) & (size - 1);
 		t[j] = e;
@@ -434,7 +452,7 @@ static struct hist_entry *hists__findnew(struct hists *h,
 
 	if ((h->nr_entries + 1) * 2 > h->size && hists__grow(h))
 		return NULL;
-	j = entry_hash(&h->cfg, &key) & (h->size - 1);
+	j = entry_hash(h, &key) & (h->size - 1);
 	for (; (e = h->table[j]) != NULL; j = (j + 1) & (h->size - 1))
 		if (entry_matches(&h->cfg, e, &key))
 			return e;
@@ -470,62 +488,111 @@ static u64 child_hash(const struct callchain_node *parent,
 	return mix((uintptr_t)parent * 0x9e3779b97f4a7c15ULL, (uintptr_t)f);
 }
 
-static int child_table_grow(struct hists *h)
+static void wide_put(struct wide_child *t, size_t size,
+		     const struct callchain_node *parent,
+		     struct callchain_node *n)
 {
-	size_t size = h->child_size ? h->child_size * 2 : 4096, i;
-	struct callchain_node **t = big_zalloc(size * sizeof(*t));
+	size_t j = child_hash(parent, n->frame) & (size - 1);
 
+	while (t[j].node)
+		j = (j + 1) & (size - 1);
+	t[j].parent = parent;
+	t[j].node = n;
+}
+
+static int wide_grow(struct hists *h, size_t more)
+{
+	size_t size = h->wide_size ? h->wide_size : 1024, i;
+	struct wide_child *t;
+
+	while ((h->nr_wide + more) * 2 > size)
+		size *= 2;
+	if (size == h->wide_size)
+		return 0;
+	t = big_zalloc(size * sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	for (i = 0; i < h->child_size; i++) {
-		struct callchain_node *n = h->children[i];
-		size_t j;
-
-		if (!n)
-			continue;
-		j = child_hash(n->parent, n->frame) & (size - 1);
-		while (t[j])
-			j = (j + 1) & (size - 1);
-		t[j] = n;
-	}
-	big_free(h->children, h->child_size * sizeof(*t));
-	h->children = t;
-	h->child_size = size;
+	for (i = 0; i < h->wide_size; i++)
+		if (h->wide[i].node)
+			wide_put(t, size, h->wide[i].parent, h->wide[i].node);
+	big_free(h->wide, h->wide_size * sizeof(*t));
+	h->wide = t;
+	h->wide_size = size;
 	return 0;
 }
 
+/* Put @nr children of @parent, from @n on, in the table of wide nodes. */
+static int wide_add(struct hists *h, const struct callchain_node *parent,
+		    struct callchain_node *n, int nr)
+{
+	if (wide_grow(h, nr))
+		return -ENOMEM;
+	for (; nr--; n = n->sibling) {
+		wide_put(h->wide, h->wide_size, parent, n);
+		h->nr_wide++;
+	}
+	return 0;
+}
+
+static struct callchain_node *wide_find(const struct hists *h,
+					const struct callchain_node *parent,
+					const struct hist_frame *f)
+{
+	size_t mask = h->wide_size - 1, j = child_hash(parent, f) & mask;
+
+	for (; h->wide[j].node; j = (j + 1) & mask)
+		if (h->wide[j].parent == parent && h->wide[j].node->frame == f)
+			return h->wide[j].node;
+	return NULL;
+}
+
+/*
+ * A node with more than WIDE_CHILDREN children has them all in a table
+ * keyed by (parent, frame): walking the sibling list would be quadratic
+ * in wide graphs (the callers of a popular function).  Most nodes have
+ * a few children, found in the list without a table: the graph is then
+ * its nodes alone, the smallest memory to make and to fill.
+ */
+#define WIDE_CHILDREN 8
+
 /*
  * The child of @parent for frame @f (a shared copy: frame_intern()),
- * made on first use.  Children are found through one table keyed by
- * (parent, frame): a walk of the sibling list would be quadratic in
- * wide graphs (the callers of a popular function).
+ * made on first use.  The one found goes to the front of the list, as
+ * the likeliest next time.
  */
 static struct callchain_node *node_child(struct hists *h,
 					 struct callchain_node *parent,
 					 const struct hist_frame *f)
 {
-	struct callchain_node *n;
-	size_t j;
+	struct callchain_node *n, **link = &parent->child;
+	bool wide;
+	int nr = 0;
 
-	/* Hot paths repeat: the newest child is the likeliest. */
-	n = parent->child;
-	if (n && n->frame == f)
+	for (n = *link; n && nr < WIDE_CHILDREN; link = &n->sibling, n = *link, nr++) {
+		if (n->frame != f)
+			continue;
+		*link = n->sibling;
+		n->sibling = parent->child;
+		parent->child = n;
 		return n;
-	if ((h->nr_children + 1) * 2 > h->child_size && child_table_grow(h))
-		return NULL;
-	j = child_hash(parent, f) & (h->child_size - 1);
-	for (; (n = h->children[j]) != NULL; j = (j + 1) & (h->child_size - 1))
-		if (n->parent == parent && n->frame == f)
+	}
+	wide = n != NULL;	/* then all its children are in the table */
+	if (wide) {
+		n = wide_find(h, parent, f);
+		if (n)
 			return n;
+	}
 	n = arena__alloc(h->arena, sizeof(*n));
 	if (!n)
 		return NULL;
 	n->frame = f;
-	n->parent = parent;
 	n->sibling = parent->child;
 	parent->child = n;
-	h->children[j] = n;
-	h->nr_children++;
+	if (!wide && nr < WIDE_CHILDREN)
+		return n;
+	/* The child that makes @parent wide brings its siblings along. */
+	if (wide_add(h, parent, n, wide ? 1 : WIDE_CHILDREN + 1))
+		return NULL;
 	return n;
 }
 
@@ -1094,7 +1161,7 @@ static int entry_reinsert(struct hists *h, struct hist_entry *e)
 {
 	struct entry_key key = { .e = e, .f = &e->frame };
 	struct hist_entry *m;
-	size_t j = entry_hash(&h->cfg, &key) & (h->size - 1);
+	size_t j = entry_hash(h, &key) & (h->size - 1);
 
 	for (; (m = h->table[j]) != NULL; j = (j + 1) & (h->size - 1))
 		if (hist_entry__same_keys(&h->cfg, m, e))

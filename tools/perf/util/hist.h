@@ -70,9 +70,14 @@ struct sample_shape;
 struct callchain_node {
 	const struct hist_frame *frame;	/* shared: one copy per frame */
 	u64 hits;			/* period through this node */
-	struct callchain_node *parent;
 	struct callchain_node *child;
 	struct callchain_node *sibling;
+};
+
+/* A child of a node with many (hist.c): its parent is the key. */
+struct wide_child {
+	const struct callchain_node *parent;
+	struct callchain_node *node;
 };
 
 struct hist_entry {
@@ -128,6 +133,13 @@ struct hists_config {
 	bool graph_skip_first;
 };
 
+#define HISTS_NAME_MEMO 64
+
+struct name_memo {
+	const char *name;
+	u64 hash;
+};
+
 struct hists {
 	struct hists_config cfg;
 	struct hist_entry **table;	/* open addressing */
@@ -149,14 +161,15 @@ struct hists {
 	struct sample_shape *shape_list;
 	struct sample_shape **shapes_tail;
 	struct arena *arena;
-	struct callchain_node **children;	/* (parent, frame) -> node */
-	size_t child_size;
-	size_t nr_children;
+	struct wide_child *wide;	/* open addressing by (parent, frame) */
+	size_t wide_size;
+	size_t nr_wide;
 	const struct hist_frame **frames;	/* the nodes' frames, open addressing */
 	size_t frame_size;
 	size_t nr_frames;
 	const struct hist_frame **path;	/* a sample's chain, as nodes' frames */
 	size_t path_alloc;
+	struct name_memo name_memo[HISTS_NAME_MEMO];	/* hist.c */
 	const char **interned;		/* open addressing */
 	size_t intern_size;
 	size_t nr_interned;

@@ -32,6 +32,7 @@ struct oe_chunk {
 
 #define OE_CHUNK_SIZE	(4U << 20)
 #define OE_MAX_QUEUED	(4U << 20)
+#define OE_PREFETCH	8	/* records ahead of the one delivered */
 
 struct perf_session_queue {
 	struct oe_event *pending;	/* sorted, after earlier flushes */
@@ -206,6 +207,15 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
 	q->nr_incoming = 0;
 	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
+		/*
+		 * The records were read when queued and have left the cache
+		 * since; in time order they interleave the rings' runs,
+		 * which the hardware does not prefetch across.
+		 */
+		if (i + OE_PREFETCH < n) {
+			__builtin_prefetch(merged[i + OE_PREFETCH].rec);
+			__builtin_prefetch(merged[i + OE_PREFETCH].rec + 64);
+		}
 		ret = session_deliver(s, merged[i].rec, merged[i].pos, fn, ctx);
 		q->last_flushed = merged[i].time;
 		chunk_release(q, merged[i].chunk);
@@ -284,8 +294,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e->time = time;
 	e->pos = pos;
 	e->chunk = NULL;
-	e->rec = s->stream || s->unpacking ? queue_copy(q, rec, &e->chunk) :
-		 rec;
+	e->rec = queue_copy(q, rec, &e->chunk);
 	if (!e->rec)
 		return -ENOMEM;
 	q->nr_incoming++;

@@ -3,10 +3,11 @@
  * The perf.data reader, file and pipe mode: the header and its attrs,
  * records from a mapping or a stream, decoding and delivery; see data.h.
  *
- * The reader never allocates per record: a mapped file hands out
- * pointers into the mapping, a stream hands out pointers into its read
- * buffer, and only records queued for time ordering from a stream are
- * copied (ordered-events.c).
+ * The reader never allocates per record: records are read into one
+ * buffer, from a pipe or (pread) from the data of a file, and handed out
+ * in place; only records queued for time ordering are copied
+ * (ordered-events.c).  The header and its sections of a file are read
+ * from a mapping.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -528,6 +529,32 @@ static int stream_grow(struct perf_session *s, size_t want)
 	return 0;
 }
 
+/* A file's data is read from its start again, into the buffer. */
+static void buffer_rewind(struct perf_session *s)
+{
+	if (s->stream)
+		return;
+	s->buffered = true;
+	s->buf_start = s->data_offset;
+	s->buf_len = 0;
+	s->eof = false;
+}
+
+/* More bytes into the buffer: from the pipe, or the file's data. */
+static ssize_t buffer_read(struct perf_session *s)
+{
+	size_t room = s->buf_cap - s->buf_len;
+	u64 at = s->buf_start + s->buf_len;
+
+	if (!s->buffered)
+		return read(s->fd, s->buf + s->buf_len, room);
+	if (at >= s->data_end)
+		return 0;
+	if (room > s->data_end - at)
+		room = s->data_end - at;
+	return pread(s->fd, s->buf + s->buf_len, room, at);
+}
+
 static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 		       u64 keep_from)
 {
@@ -557,7 +584,7 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 		 */
 		if (s->buf_len == s->buf_cap && stream_grow(s, off))
 			return -ENOMEM;
-		n = read(s->fd, s->buf + s->buf_len, s->buf_cap - s->buf_len);
+		n = buffer_read(s);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -618,29 +645,17 @@ static const char *cut_short(const struct perf_session *s)
  * (record plus payload), 0 at the end, or -errno (-EBADMSG: the data is
  * cut short or corrupt there).
  */
-static int next_mapped(struct perf_session *s, u64 pos, const u8 **rec,
-		       u64 *total)
+static const char *ends_inside(const struct perf_session *s)
 {
-	struct perf_counter_header h;
-	u64 left = s->data_end - pos;
-
-	if (!left)
-		return 0;
-	if (left < sizeof(h))
-		return data_error(s, pos, cut_short(s), NULL);
-	memcpy(&h, s->map + pos, sizeof(h));
-	if (h.size < sizeof(h))
-		return data_error(s, pos,
-				  "a record smaller than its header: the data is corrupt from there on",
-				  &h);
-	*total = h.size + payload_size(s->map + pos);
-	if (h.size > left || *total > left)
-		return data_error(s, pos, cut_short(s), &h);
-	*rec = s->map + pos;
-	return 1;
+	return s->stream ? "the pipe ends inside a record" : cut_short(s);
 }
 
-static int next_stream(struct perf_session *s, u64 pos, u64 keep_from,
+/*
+ * The record at stream/file position pos: 1 with *rec and *total
+ * (record plus payload), 0 at the end, or -errno (-EBADMSG: the data is
+ * cut short or corrupt there).  Bytes before @keep_from may go.
+ */
+static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 		       const u8 **rec, u64 *total)
 {
 	struct perf_counter_header h;
@@ -650,7 +665,7 @@ static int next_stream(struct perf_session *s, u64 pos, u64 keep_from,
 		goto read_error;
 	if (ret)
 		return s->buf_start + s->buf_len == pos ? 0 :
-		       data_error(s, pos, "the pipe ends inside a record", NULL);
+		       data_error(s, pos, ends_inside(s), NULL);
 	memcpy(&h, s->buf + (pos - s->buf_start), sizeof(h));
 	if (h.size < sizeof(h))
 		return data_error(s, pos,
@@ -664,7 +679,7 @@ static int next_stream(struct perf_session *s, u64 pos, u64 keep_from,
 	if (ret < 0)
 		goto read_error;
 	if (ret)
-		return data_error(s, pos, "the pipe ends inside a record", &h);
+		return data_error(s, pos, ends_inside(s), &h);
 	*rec = s->buf + (pos - s->buf_start);
 	return 1;
 read_error:
@@ -673,13 +688,6 @@ read_error:
 	return ret;
 }
 
-static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
-		       const u8 **rec, u64 *total)
-{
-	if (s->stream)
-		return next_stream(s, pos, keep_from, rec, total);
-	return next_mapped(s, pos, rec, total);
-}
 
 /* Kernel records are read as u64 arrays: give them 8-byte alignment. */
 const union perf_event *session_aligned(struct perf_session *s, const u8 *rec)
@@ -777,11 +785,6 @@ static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 	const struct perf_counter_header h = session_rec_header(rec);
 	u64 size = payload_size(rec);
 
-	if (!s->stream) {
-		s->tracing_data = rec + h.size;
-		s->tracing_data_size = size;
-		return 0;
-	}
 	free(s->own_tracing_data);
 	s->own_tracing_data = malloc(size + 1);
 	if (!s->own_tracing_data)
@@ -842,6 +845,7 @@ static int read_prologue(struct perf_session *s)
 	u64 pos = s->data_offset, total;
 	const u8 *rec;
 
+	buffer_rewind(s);
 	for (;;) {
 		struct perf_counter_header h;
 		int ret = next_record(s, pos, 0, &rec, &total);
@@ -893,7 +897,7 @@ static int open_mapped(struct perf_session *s, const struct stat *st)
 			  s->name, s->size);
 		return -EINVAL;
 	}
-	/* The data is made present as it is read: data_window(). */
+	/* The data is read with pread() as it is needed: session_pass(). */
 	map = mmap(NULL, s->size, PROT_READ, MAP_PRIVATE, s->fd, 0);
 	if (map == MAP_FAILED) {
 		set_error(s, "%s: cannot map the file: %s", s->name,
@@ -1244,6 +1248,7 @@ static int begin_pass(struct perf_session *s)
 		return -EALREADY;
 	}
 	s->finished = s->stream;
+	buffer_rewind(s);
 	s->nr_attrs_pass = s->nr_attrs;
 	s->progress_next = s->data_offset + PROGRESS_STEP;
 	reset_stats(s);
@@ -1298,51 +1303,6 @@ static int end_pass(struct perf_session *s, int ret)
 	return ret;
 }
 
-/*
- * A mapped file's data is read in windows: made present ahead of the
- * reader in one call per window (far cheaper than a fault per few
- * pages) and dropped a window behind it, so that memory holds about two
- * windows of the file rather than all of it.  Records still queued for
- * time order when their pages are dropped stay readable: pages of a
- * private mapping that was never written come back from the page cache.
- */
-#define DATA_WINDOW	(4ULL << 20)
-#define PAGE_MASK_4K	(~4095ULL)
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-static void data_window_reset(struct perf_session *s)
-{
-	s->present_end = s->data_offset & PAGE_MASK_4K;
-	s->dropped_end = s->present_end;
-}
-
-static void data_window(struct perf_session *s, u64 pos)
-{
-	u64 end;
-
-	if (s->stream)
-		return;
-	if (pos + DATA_WINDOW > s->present_end && s->present_end < s->data_end) {
-		end = pos + 2 * DATA_WINDOW;
-		if (end > s->data_end)
-			end = s->data_end;
-		end = (end + 4095) & PAGE_MASK_4K;
-		/* Kernels before 5.14 lack it: then pages fault in. */
-		madvise((void *)(s->map + s->present_end),
-			end - s->present_end, MADV_POPULATE_READ);
-		s->present_end = end;
-	}
-	if (pos > s->dropped_end + 2 * DATA_WINDOW) {
-		end = (pos - DATA_WINDOW) & PAGE_MASK_4K;
-		madvise((void *)(s->map + s->dropped_end),
-			end - s->dropped_end, MADV_DONTNEED);
-		s->dropped_end = end;
-	}
-}
-
 int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		 perf_session_event_fn fn, void *ctx)
 {
@@ -1356,9 +1316,13 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		ret = ops->begin(s);
 	if (ret)
 		return ret;
-	data_window_reset(s);
+	/*
+	 * A file's data too is read into the buffer (pread), not used in
+	 * place in the mapping: a first touch of mapped page-cache pages
+	 * costs several times the kernel's copy into a buffer that stays
+	 * in the cache, and memory holds the buffer, not the file.
+	 */
 	while (!ret) {
-		data_window(s, pos);
 		ret = next_record(s, pos, pos, &rec, &total);
 		if (ret <= 0)
 			break;
