@@ -47,3 +47,84 @@ bench_ratio() {
 			printf "%.2f\n", a / b
 	}'
 }
+
+# bench_size_mb FILE: its size in whole MB (0 when absent).
+bench_size_mb() {
+	[ -f "$1" ] || { echo 0; return; }
+	echo $(($(stat -c %s "$1") / 1048576))
+}
+
+# bench_record_size FILE MIN_MB SECS: record with the caller's
+# record_once OUT SECS until FILE holds MIN_MB; each retry asks for the
+# seconds the last one's rate needs, with a tenth more.
+bench_record_size() {
+	file=$1
+	min_mb=$2
+	secs=$3
+	mkdir -p "$(dirname "$file")"
+	tries=0
+	while :; do
+		record_once "$file.tmp" "$secs" || return 1
+		got=$(bench_size_mb "$file.tmp")
+		[ "$got" -ge "$min_mb" ] && break
+		tries=$((tries + 1))
+		if [ "$tries" -ge 4 ]; then
+			echo "bench: $got MB in $secs s, not the $min_mb MB asked for" >&2
+			return 1
+		fi
+		[ "$got" -gt 0 ] || got=1
+		secs=$((secs * min_mb * 11 / (got * 10) + 1))
+	done
+	mv "$file.tmp" "$file"
+	rm -f "$file.tmp.old"	# Linux perf record's copy of the last try
+}
+
+# bench_row LABEL MB RESULT: one table row from bench-exec's RESULT for
+# a run of ours (command 0) and Linux perf's (command 1) on a file of
+# MB, kept for bench_summary and bench_scaling.
+bench_row() {
+	o_t=$(bench_field "$3" 0 mean_ns)
+	l_t=$(bench_field "$3" 1 mean_ns)
+	o_m=$(bench_field "$3" 0 maxrss_kb)
+	l_m=$(bench_field "$3" 1 maxrss_kb)
+	printf '  %-34s %10.3f %10.3f %8sx %10s %10s %8sx\n' "$1" \
+		"$(awk -v n="$o_t" 'BEGIN { print n / 1e9 }')" \
+		"$(awk -v n="$l_t" 'BEGIN { print n / 1e9 }')" \
+		"$(bench_ratio "$l_t" "$o_t")" "$o_m" "$l_m" \
+		"$(bench_ratio "$l_m" "$o_m")"
+	echo "$2|$1|$o_t|$l_t|$o_m|$l_m" >> "$BENCH_TMP/rows"
+}
+
+bench_table_head() {
+	printf '  %-34s %10s %10s %9s %10s %10s %9s\n' "mode" "ours s" \
+		"linux s" "time" "ours KB" "linux KB" "RSS"
+}
+
+# bench_summary NAME: the summary line of every row.
+bench_summary() {
+	awk -F'|' -v name="$1" '{
+		t = $3 > 0 ? sprintf("%.2f", $4 / $3) : "n/a"
+		m = $5 > 0 ? sprintf("%.2f", $6 / $5) : "n/a"
+		printf "%s: %s: time ratio (linux/ours) %sx, peak RSS ratio (linux/ours) %sx\n", name, $2, t, m
+	}' "$BENCH_TMP/rows"
+}
+
+# bench_scaling MODE...: for each mode (the text of its labels after
+# "N MB "), seconds and peak RSS MB per 100 MB of file at each size:
+# flat columns scale linearly, rising ones worse.
+bench_scaling() {
+	echo "  scaling: per 100 MB of file"
+	printf '  %-26s %8s %10s %10s %10s %10s\n' "mode" "file" "ours s" \
+		"linux s" "ours MB" "linux MB"
+	for mode in "$@"; do
+		awk -F'|' -v mode="$mode" '{
+			label = $2
+			sub(/^[0-9]+ MB /, "", label)
+			if (label != mode || $1 == 0)
+				next
+			f = 100 / $1
+			printf "  %-26s %5d MB %10.3f %10.3f %10.1f %10.1f\n", mode, $1,
+				$3 / 1e9 * f, $4 / 1e9 * f, $5 / 1024 * f, $6 / 1024 * f
+		}' "$BENCH_TMP/rows"
+	done
+}
