@@ -56,7 +56,8 @@ bench_size_mb() {
 
 # bench_record_size FILE MIN_MB SECS: record with the caller's
 # record_once OUT SECS until FILE holds MIN_MB; each retry asks for the
-# seconds the last one's rate needs, with a tenth more.
+# seconds the last one's rate needs, with a tenth more (a short first
+# try measures the rate of a fast recorder).
 bench_record_size() {
 	file=$1
 	min_mb=$2

@@ -406,10 +406,10 @@ void hists__exit(struct hists *h)
 {
 	free(h->table);
 	big_free(h->wide, h->wide_size * sizeof(*h->wide));
-	free(h->frames);
+	free(h->frames.slots);
 	free(h->path);
 	free(h->shapes);
-	free(h->interned);
+	free(h->names.slots);
 	arena__delete(h->arena);
 	memset(h, 0, sizeof(*h));
 }
@@ -576,7 +576,7 @@ static struct callchain_node *node_child(struct hists *h,
 		parent->child = n;
 		return n;
 	}
-	wide = n != NULL;	/* then all its children are in the table */
+	wide = !!n;	/* then all its children are in the table */
 	if (wide) {
 		n = wide_find(h, parent, f);
 		if (n)
@@ -601,26 +601,39 @@ static u64 frame_hash(const struct hist_frame *f)
 	return mix(frame_key(f), 0x9e3779b97f4a7c15ULL);
 }
 
-static int frame_table_grow(struct hists *h)
+static u64 frame_hash_of(const void *f)
 {
-	size_t size = h->frame_size ? h->frame_size * 2 : 1024, i;
-	const struct hist_frame **t = calloc(size, sizeof(*t));
+	return frame_hash(f);
+}
 
-	if (!t)
+/*
+ * Make room for one more pointer in @t: doubled (from @first) at half
+ * full, the pointers placed again by @hash.
+ */
+static int ptr_table_reserve(struct ptr_table *t, size_t first,
+			     u64 (*hash)(const void *p))
+{
+	size_t size = t->size ? t->size * 2 : first, i;
+	const void **slots;
+
+	if ((t->nr + 1) * 2 <= t->size)
+		return 0;
+	slots = calloc(size, sizeof(*slots));
+	if (!slots)
 		return -ENOMEM;
-	for (i = 0; i < h->frame_size; i++) {
+	for (i = 0; i < t->size; i++) {
 		size_t j;
 
-		if (!h->frames[i])
+		if (!t->slots[i])
 			continue;
-		j = frame_hash(h->frames[i]) & (size - 1);
-		while (t[j])
+		j = hash(t->slots[i]) & (size - 1);
+		while (slots[j])
 			j = (j + 1) & (size - 1);
-		t[j] = h->frames[i];
+		slots[j] = t->slots[i];
 	}
-	free(h->frames);
-	h->frames = t;
-	h->frame_size = size;
+	free(t->slots);
+	t->slots = slots;
+	t->size = size;
 	return 0;
 }
 
@@ -638,18 +651,18 @@ static const struct hist_frame *frame_intern(struct hists *h,
 	const struct hist_frame *m;
 	size_t j;
 
-	if ((h->nr_frames + 1) * 2 > h->frame_size && frame_table_grow(h))
+	if (ptr_table_reserve(&h->frames, 1024, frame_hash_of))
 		return NULL;
-	j = frame_hash(f) & (h->frame_size - 1);
-	for (; (m = h->frames[j]) != NULL; j = (j + 1) & (h->frame_size - 1))
+	j = frame_hash(f) & (h->frames.size - 1);
+	for (; (m = h->frames.slots[j]) != NULL; j = (j + 1) & (h->frames.size - 1))
 		if (frame_same(m, f))
 			return m;
 	copy = arena__alloc(h->arena, sizeof(*copy));
 	if (!copy)
 		return NULL;
 	*copy = *f;
-	h->frames[j] = copy;
-	h->nr_frames++;
+	h->frames.slots[j] = copy;
+	h->frames.nr++;
 	return copy;
 }
 
@@ -1261,27 +1274,9 @@ static u64 str_hash(const char *s)
 	return h;
 }
 
-static int intern_grow(struct hists *h)
+static u64 str_hash_of(const void *s)
 {
-	size_t size = h->intern_size ? h->intern_size * 2 : 256, i;
-	const char **t = calloc(size, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < h->intern_size; i++) {
-		size_t j;
-
-		if (!h->interned[i])
-			continue;
-		j = str_hash(h->interned[i]) & (size - 1);
-		while (t[j])
-			j = (j + 1) & (size - 1);
-		t[j] = h->interned[i];
-	}
-	free(h->interned);
-	h->interned = t;
-	h->intern_size = size;
-	return 0;
+	return str_hash(s);
 }
 
 /* One copy per distinct name, so entries compare names by pointer. */
@@ -1289,13 +1284,15 @@ const char *hists__intern(struct hists *h, const char *s)
 {
 	size_t j;
 
-	if ((h->nr_interned + 1) * 2 > h->intern_size && intern_grow(h))
+	if (ptr_table_reserve(&h->names, 256, str_hash_of))
 		return NULL;
-	j = str_hash(s) & (h->intern_size - 1);
-	for (; h->interned[j]; j = (j + 1) & (h->intern_size - 1))
-		if (!strcmp(h->interned[j], s))
-			return h->interned[j];
-	h->interned[j] = arena__strdup(h->arena, s);
-	h->nr_interned++;
-	return h->interned[j];
+	j = str_hash(s) & (h->names.size - 1);
+	for (; h->names.slots[j]; j = (j + 1) & (h->names.size - 1))
+		if (!strcmp(h->names.slots[j], s))
+			return h->names.slots[j];
+	h->names.slots[j] = arena__strdup(h->arena, s);
+	if (!h->names.slots[j])
+		return NULL;
+	h->names.nr++;
+	return h->names.slots[j];
 }

@@ -135,6 +135,13 @@ struct hists_config {
 
 #define HISTS_NAME_MEMO 64
 
+/* A set of pointers by open addressing, at most half full (hist.c). */
+struct ptr_table {
+	const void **slots;
+	size_t size;
+	size_t nr;
+};
+
 struct name_memo {
 	const char *name;
 	u64 hash;
@@ -164,15 +171,11 @@ struct hists {
 	struct wide_child *wide;	/* open addressing by (parent, frame) */
 	size_t wide_size;
 	size_t nr_wide;
-	const struct hist_frame **frames;	/* the nodes' frames, open addressing */
-	size_t frame_size;
-	size_t nr_frames;
+	struct ptr_table frames;	/* the nodes' frames, one copy each */
 	const struct hist_frame **path;	/* a sample's chain, as nodes' frames */
 	size_t path_alloc;
 	struct name_memo name_memo[HISTS_NAME_MEMO];	/* hist.c */
-	const char **interned;		/* open addressing */
-	size_t intern_size;
-	size_t nr_interned;
+	struct ptr_table names;		/* hists__intern() */
 };
 
 int hists__init(struct hists *hists, const struct hists_config *cfg);
