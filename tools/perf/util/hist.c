@@ -408,7 +408,7 @@ void hists__exit(struct hists *h)
 	big_free(h->wide, h->wide_size * sizeof(*h->wide));
 	free(h->frames.slots);
 	free(h->path);
-	free(h->shapes);
+	free(h->shapes.slots);
 	free(h->names.slots);
 	arena__delete(h->arena);
 	memset(h, 0, sizeof(*h));
@@ -921,27 +921,9 @@ static bool shape_matches(const struct hists *hs,
 	return true;
 }
 
-static int shape_table_grow(struct hists *h)
+static u64 shape_hash_of(const void *sh)
 {
-	size_t size = h->shape_size ? h->shape_size * 2 : 1024, i;
-	struct sample_shape **t = calloc(size, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < h->shape_size; i++) {
-		size_t j;
-
-		if (!h->shapes[i])
-			continue;
-		j = h->shapes[i]->hash & (size - 1);
-		while (t[j])
-			j = (j + 1) & (size - 1);
-		t[j] = h->shapes[i];
-	}
-	free(h->shapes);
-	h->shapes = t;
-	h->shape_size = size;
-	return 0;
+	return ((const struct sample_shape *)sh)->hash;
 }
 
 static int shape_add(struct hists *h, const struct hist_sample *s)
@@ -950,10 +932,11 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	struct sample_shape *sh;
 	size_t j;
 
-	if ((h->nr_shapes + 1) * 2 > h->shape_size && shape_table_grow(h))
+	if (ptr_table_reserve(&h->shapes, 1024, shape_hash_of))
 		return -ENOMEM;
-	j = hash & (h->shape_size - 1);
-	for (; (sh = h->shapes[j]) != NULL; j = (j + 1) & (h->shape_size - 1)) {
+	j = hash & (h->shapes.size - 1);
+	for (; (sh = (void *)h->shapes.slots[j]) != NULL;
+	     j = (j + 1) & (h->shapes.size - 1)) {
 		if (shape_matches(h, sh, hash, s)) {
 			sh->period += s->period;
 			sh->count++;
@@ -973,8 +956,8 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	sh->count = 1;
 	*h->shapes_tail = sh;
 	h->shapes_tail = &sh->next;
-	h->shapes[j] = sh;
-	h->nr_shapes++;
+	h->shapes.slots[j] = sh;
+	h->shapes.nr++;
 	return 0;
 }
 
@@ -1095,9 +1078,9 @@ int hists__flush(struct hists *h)
 	size_t nr = 0;
 	int err = 0;
 
-	if (h->cfg.callchain && h->nr_shapes) {
-		graphs = calloc(h->nr_shapes, sizeof(*graphs));
-		v = calloc(h->nr_shapes, sizeof(*v));
+	if (h->cfg.callchain && h->shapes.nr) {
+		graphs = calloc(h->shapes.nr, sizeof(*graphs));
+		v = calloc(h->shapes.nr, sizeof(*v));
 		if (!graphs || !v)
 			err = -ENOMEM;
 	}
@@ -1116,10 +1099,8 @@ int hists__flush(struct hists *h)
 	free(v);
 	if (err)
 		return err;
-	free(h->shapes);
-	h->shapes = NULL;
-	h->shape_size = 0;
-	h->nr_shapes = 0;
+	free(h->shapes.slots);
+	memset(&h->shapes, 0, sizeof(h->shapes));
 	h->shape_list = NULL;
 	h->shapes_tail = &h->shape_list;
 	return 0;

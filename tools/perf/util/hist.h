@@ -162,9 +162,7 @@ struct hists {
 	u32 cur_tid;
 	bool cur_filtered;
 	u64 cur_count;
-	struct sample_shape **shapes;		/* open addressing */
-	size_t shape_size;
-	size_t nr_shapes;
+	struct ptr_table shapes;		/* of struct sample_shape */
 	struct sample_shape *shape_list;
 	struct sample_shape **shapes_tail;
 	struct arena *arena;
