@@ -16,7 +16,11 @@ cp "$src/cfi-wl" "$src/libcfi-wl.so" "$tmpdir/bin/" ||
 wl=$tmpdir/bin/cfi-wl
 
 ours=$tmpdir/ours.data
-if ! "$PERF" record -q -e cpu-clock -F 2000 --call-graph dwarf -o "$ours" \
+# Rings of 8 MiB hold the whole run (some 8 KiB a sample): under the
+# debug kernel in a busy VM, perf once drained the default rings too
+# late (24 LOST records), and the share of samples walked by compiled
+# rules checked next fell to 30%.
+if ! "$PERF" record -q -m 2048 -e cpu-clock -F 2000 --call-graph dwarf -o "$ours" \
 	-- "$wl" 0.5 2>"$tmpdir/rec.err"; then
 	on_counter_backend &&
 		skip "this kernel's perf_counter cannot sample user registers and stacks yet: $(head -n 1 "$tmpdir/rec.err")"
