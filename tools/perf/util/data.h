@@ -171,11 +171,6 @@ struct perf_session {
 
 	const u8 *map;			/* the whole file when mapped */
 	u64 size;			/* of the file, when mapped */
-	/*
-	 * A mapped file's records are read through the stream buffer too,
-	 * with pread() at their offsets: see session_pass().
-	 */
-	bool buffered;
 
 	struct perf_file_header header;	/* file mode */
 	u64 data_offset;
@@ -217,7 +212,7 @@ struct perf_session {
 	u64 tracing_data_size;
 	void *own_tracing_data;
 
-	/* stream (or buffered file) input */
+	/* the read buffer: a stream's, or a file's data (pread) */
 	u8 *buf;
 	size_t buf_cap;
 	u64 buf_start;			/* stream or file offset of buf[0] */

@@ -735,19 +735,18 @@ static struct hist_entry *add_self(struct hists *h,
 				   struct shape_graph *sg)
 {
 	struct hist_entry *e = hists__findnew(h, s, &s->ip);
-	int last = s->chain_len - 1;
 
 	if (!e)
 		return NULL;
 	e->self += s->period;
 	e->nr_samples += h->cur_count;
+	/*
+	 * Its graph: a sample with a chain and call graphs is always a
+	 * shape's (hists__add_sample()), whose graphs shape_graphs() makes.
+	 */
 	if (sg)
 		sg->self = e;
-	if (!h->cfg.callchain || !s->chain_len || sg)
-		return e;
-	if (h->cfg.order == CALLCHAIN_CALLEE)
-		return graph_add(h, e, h->path, 0, last, 1, s->period) ? NULL : e;
-	return graph_add(h, e, h->path, last, 0, -1, s->period) ? NULL : e;
+	return e;
 }
 
 /*

@@ -20,7 +20,7 @@ struct oe_event {
 	u64 time;
 	u64 pos;
 	const u8 *rec;
-	struct oe_chunk *chunk;		/* holds the copy, for streams */
+	struct oe_chunk *chunk;		/* holds the record's copy */
 };
 
 struct oe_chunk {
@@ -32,7 +32,6 @@ struct oe_chunk {
 
 #define OE_CHUNK_SIZE	(4U << 20)
 #define OE_MAX_QUEUED	(4U << 20)
-#define OE_PREFETCH	8	/* records ahead of the one delivered */
 
 struct perf_session_queue {
 	struct oe_event *pending;	/* sorted, after earlier flushes */
@@ -47,7 +46,7 @@ struct perf_session_queue {
 	u64 next_flush;			/* the next round flushes up to it */
 	u64 last_flushed;		/* time of the last delivered record */
 	u64 last_time;			/* time given to records without one */
-	struct oe_chunk *chunk;		/* where stream copies go */
+	struct oe_chunk *chunk;		/* where copies go */
 	struct oe_chunk *spare;
 };
 
@@ -207,15 +206,6 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
 	q->nr_incoming = 0;
 	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
-		/*
-		 * The records were read when queued and have left the cache
-		 * since; in time order they interleave the rings' runs,
-		 * which the hardware does not prefetch across.
-		 */
-		if (i + OE_PREFETCH < n) {
-			__builtin_prefetch(merged[i + OE_PREFETCH].rec);
-			__builtin_prefetch(merged[i + OE_PREFETCH].rec + 64);
-		}
 		ret = session_deliver(s, merged[i].rec, merged[i].pos, fn, ctx);
 		q->last_flushed = merged[i].time;
 		chunk_release(q, merged[i].chunk);

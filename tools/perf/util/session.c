@@ -534,7 +534,6 @@ static void buffer_rewind(struct perf_session *s)
 {
 	if (s->stream)
 		return;
-	s->buffered = true;
 	s->buf_start = s->data_offset;
 	s->buf_len = 0;
 	s->eof = false;
@@ -546,7 +545,7 @@ static ssize_t buffer_read(struct perf_session *s)
 	size_t room = s->buf_cap - s->buf_len;
 	u64 at = s->buf_start + s->buf_len;
 
-	if (!s->buffered)
+	if (s->stream)
 		return read(s->fd, s->buf + s->buf_len, room);
 	if (at >= s->data_end)
 		return 0;
@@ -640,11 +639,6 @@ static const char *cut_short(const struct perf_session *s)
 	return msg[s->unfinished];
 }
 
-/*
- * The record at stream/file position pos: 1 with *rec and *total
- * (record plus payload), 0 at the end, or -errno (-EBADMSG: the data is
- * cut short or corrupt there).
- */
 static const char *ends_inside(const struct perf_session *s)
 {
 	return s->stream ? "the pipe ends inside a record" : cut_short(s);
@@ -687,7 +681,6 @@ read_error:
 		  pos, strerror(-ret));
 	return ret;
 }
-
 
 /* Kernel records are read as u64 arrays: give them 8-byte alignment. */
 const union perf_event *session_aligned(struct perf_session *s, const u8 *rec)
