@@ -59,6 +59,12 @@ struct unwind_stats {
 	 */
 	u64 unmapped;
 	u64 empty;		/* of them, nothing of the stack copied */
+	/*
+	 * Of them, left to libdwfl at a frame whose object has no
+	 * .eh_frame entry for it (ld.so's _start, under every sample of
+	 * the loader's start-up), which is libdwfl's to walk.
+	 */
+	u64 no_cfi;
 	u64 first_failed_ip;	/* where the first failure was */
 	char first_error[96];	/* and why, as libdw says */
 };
@@ -204,12 +210,13 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
 			(unsigned long long)st->bad_stack);
 	if (u->print_stats)
-		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad, %llu empty\n",
+		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad, %llu empty, %llu at code without CFI\n",
 			(unsigned long long)st->samples,
 			(unsigned long long)st->by_rules,
 			(unsigned long long)st->unmapped,
 			(unsigned long long)st->bad_stack,
-			(unsigned long long)st->empty);
+			(unsigned long long)st->empty,
+			(unsigned long long)st->no_cfi);
 }
 
 /* --- Open-addressing tables --- */
@@ -624,8 +631,10 @@ static bool walk_by_rules(struct unwinder *u, u64 ip)
 		if (++u->nr_frames >= UNWIND_MAX_FRAMES)
 			return true;
 		r = rule_at(u, at);
-		if (!r || r->status != CFI_RULE_OK)
+		if (!r || r->status != CFI_RULE_OK) {
+			u->stats.no_cfi += r && r->status == CFI_RULE_NONE;
 			break;
+		}
 		if (!cfi_rule__step(r, &regs[cur], &regs[!cur], rules_read, u))
 			return true;
 		cur = !cur;

@@ -44,9 +44,11 @@ has_paths() {
 }
 # The compiled CFI rules (util/cfi-rules.c) give the frames libdwfl gives
 # (PERF_UNWIND=dwfl walks with libdwfl alone): every sample the same,
-# and at least $2 percent of them walked by the rules alone, or the
-# comparison would prove nothing (on the host nearly all are; under the
-# debug kernel in the VM, 60% were).
+# and at least $2 percent of the samples the rules are for walked by
+# them alone, or the comparison would prove nothing.  The rules leave
+# to libdwfl a walk that meets code without CFI: ld.so's _start ends
+# the chain of every sample of the loader's start-up, which under the
+# debug kernel in a busy VM is half of the run.
 same_as_dwfl() {
 	PERF_UNWIND=stats "$PERF" script -i "$1" -F tid,ip,sym,dso \
 		> "$tmpdir/rules.script" 2>"$tmpdir/rules.err" ||
@@ -58,15 +60,16 @@ same_as_dwfl() {
 		fail "compiled CFI rules and libdwfl disagree on $1: $(diff "$tmpdir/dwfl.script" "$tmpdir/rules.script" | head -n 20)"
 	# Of the samples walked at all: not those outside any map, with a
 	# stack size that lied or with nothing of the stack copied (the
-	# kernel could not read the page: frequent under the debug kernel).
-	set -- "$2" $(sed -n 's/^unwind: \([0-9]*\) samples .*, \([0-9]*\) walked by compiled rules, \([0-9]*\) unmapped, \([0-9]*\) bad, \([0-9]*\) empty$/\1 \2 \3 \4 \5/p' "$tmpdir/rules.err")
-	[ $# = 6 ] || fail "no unwind counts: $(cat "$tmpdir/rules.err")"
-	walked=$(($2 - $4 - $5 - $6))
+	# kernel could not read the page: frequent under the debug kernel);
+	# and not those that met code without CFI.
+	set -- "$2" $(sed -n 's/^unwind: \([0-9]*\) samples .*, \([0-9]*\) walked by compiled rules, \([0-9]*\) unmapped, \([0-9]*\) bad, \([0-9]*\) empty, \([0-9]*\) at code without CFI$/\1 \2 \3 \4 \5 \6/p' "$tmpdir/rules.err")
+	[ $# = 7 ] || fail "no unwind counts: $(cat "$tmpdir/rules.err")"
+	walked=$(($2 - $4 - $5 - $6 - $7))
 	[ "$walked" -gt 0 ] && [ $(($3 * 100)) -ge $((walked * $1)) ] ||
-		fail "fewer than $1% of the $walked samples walked by compiled rules: $(cat "$tmpdir/rules.err")"
+		fail "fewer than $1% of the $walked samples with CFI walked by compiled rules: $(cat "$tmpdir/rules.err")"
 }
 
-same_as_dwfl "$ours" 50
+same_as_dwfl "$ours" 90
 folded "$ours"
 has_paths || fail "the known call paths are not in the report: $(head -n 20 "$tmpdir/folded.txt")"
 # Nearly every sample is unwound to main.
@@ -308,7 +311,7 @@ for data in "$ours" "$linux"; do
 	cmp -s "$tmpdir/ours.script" "$tmpdir/linux.script" ||
 		fail "script differs on $data: $(diff "$tmpdir/linux.script" "$tmpdir/ours.script" | head -n 20)"
 done
-same_as_dwfl "$linux" 50
+same_as_dwfl "$linux" 90
 folded "$linux"
 has_paths || fail "the known call paths are not in our report of Linux perf's file"
 exit 0

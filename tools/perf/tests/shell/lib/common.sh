@@ -189,8 +189,9 @@ keys_merge_nosym_by_address() {
 	keys=
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-s|--sort) keys=$2; shift ;;
+		-s|--sort|-F|--fields) keys=$2; shift ;;
 		--sort=*) keys=${1#--sort=} ;;
+		--fields=*) keys=${1#--fields=} ;;
 		esac
 		shift
 	done
@@ -217,15 +218,39 @@ nosym_samples() {
 	} END { if (sum != "") for (k in n) print n[k] k }' | sort
 }
 
+# The options again, with -n; a -F list (where -n shows nothing) becomes
+# the sample count and its key columns.  One per line.
+nosym_options() {
+	printf '%s\n' -n
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-F|--fields)
+			printf '%s\n' "$1"
+			shift
+			echo "$1" | tr ',' '\n' |
+				grep -Ev '^(overhead.*|sample|period)$' |
+				paste -sd, | sed 's/^/sample,/'
+			;;
+		*) printf '%s\n' "$1" ;;
+		esac
+		shift
+	done
+}
+
 # For keys_merge_nosym_by_address: our symbol-less entries hold the
 # samples of Linux perf's entries of the same key, together.
 same_nosym_samples() {
 	file=$1
 	shift
-	"$PERF" report -i "$file" --stdio "$@" -n > "$tmpdir/ours.n" 2>&1 ||
+	nosym_options "$@" > "$tmpdir/nosym.opts"
+	# shellcheck disable=SC2046
+	(IFS='
+'
+	 set -- $(cat "$tmpdir/nosym.opts")
+	 "$PERF" report -i "$file" --stdio "$@" > "$tmpdir/ours.n" 2>&1 ||
 		fail "our report -n failed on $file ($*): $(cat "$tmpdir/ours.n")"
-	"$LINUX_PERF" report -i "$file" --stdio "$@" -n > "$tmpdir/linux.n" 2>&1 ||
-		fail "Linux perf report -n failed on $file ($*)"
+	 "$LINUX_PERF" report -i "$file" --stdio "$@" > "$tmpdir/linux.n" 2>&1 ||
+		fail "Linux perf report -n failed on $file ($*)") || exit 1
 	nosym_samples "$tmpdir/ours.n" > "$tmpdir/ours.ns"
 	nosym_samples "$tmpdir/linux.n" sum > "$tmpdir/linux.ns"
 	diff "$tmpdir/linux.ns" "$tmpdir/ours.ns" ||
