@@ -1737,6 +1737,205 @@ int test__data_ordered(struct test_ctx *ctx)
 	return ret;
 }
 
+/* ---- delivery on a second thread ---- */
+
+#define MANY_SAMPLES 30000
+
+/* What a time-ordered pass gave, all of it, to compare two passes. */
+struct pass_digest {
+	u64 stop_after;			/* > 0: the callback fails there */
+	u64 nr;				/* records the callback took */
+	u64 hash;			/* of each record and its sample */
+	u64 nr_events;			/* as the session counted them */
+	int ret;
+	char err[512];
+	char warn[1024];
+};
+
+static void mix(u64 *h, u64 v)
+{
+	*h = (*h ^ v) * 0x100000001b3ULL;
+}
+
+static int digest_record(struct perf_session *s, const union perf_event *ev,
+			 u64 off, const struct perf_sample *sample,
+			 struct perf_session_attr *attr, void *ctx)
+{
+	struct pass_digest *d = ctx;
+	u64 i;
+
+	if (d->stop_after && d->nr == d->stop_after)
+		return -EINTR;
+	d->nr++;
+	mix(&d->hash, ev->header.type);
+	mix(&d->hash, off);
+	mix(&d->hash, attr ? (u64)attr->idx : ~0ULL);
+	if (!sample)
+		return 0;
+	mix(&d->hash, sample->time);
+	mix(&d->hash, sample->ip);
+	mix(&d->hash, (u64)sample->pid << 32 | sample->tid);
+	mix(&d->hash, sample->cpu);
+	mix(&d->hash, sample->period);
+	for (i = 0; sample->callchain && i < sample->callchain->nr; i++)
+		mix(&d->hash, sample->callchain->ips[i]);
+	return 0;
+}
+
+static int digest_pass(const char *path, bool thread, struct pass_digest *d)
+{
+	struct perf_session s;
+	int err = perf_session__open(&s, path);
+
+	if (err) {
+		perf_session__close(&s);
+		return err;
+	}
+	s.delivery_thread = thread;
+	d->ret = perf_session__for_each_event_ordered(&s, digest_record, d);
+	d->nr_events = s.stats.nr_events[0];
+	snprintf(d->err, sizeof(d->err), "%s", perf_session__error(&s));
+	snprintf(d->warn, sizeof(d->warn), "%s", perf_session__warning(&s));
+	perf_session__close(&s);
+	return 0;
+}
+
+/*
+ * The file read serially and on the thread, the callback failing at
+ * @stop_after (0: never): the same records, result and messages.  The
+ * reading side may have counted records past a failed callback.
+ */
+static int same_both_ways(struct test_ctx *ctx, const char *path,
+			  u64 stop_after, const char *what, u64 *nr)
+{
+	struct pass_digest one = { .stop_after = stop_after }, two = one;
+
+	TEST_ASSERT(ctx, !digest_pass(path, false, &one) &&
+		    !digest_pass(path, true, &two), "%s: open", what);
+	pr_test(ctx, "%s, failing at %llu: %d after %llu records: %s\n", what,
+		stop_after, one.ret, one.nr, one.err);
+	TEST_ASSERT(ctx, one.ret == two.ret && one.nr == two.nr &&
+		    one.hash == two.hash && !strcmp(one.err, two.err) &&
+		    !strcmp(one.warn, two.warn) &&
+		    (one.ret == -EINTR || one.nr_events == two.nr_events),
+		    "%s, failing at %llu: serial %d after %llu records (%llu read) '%s', threaded %d after %llu (%llu read) '%s'%s",
+		    what, stop_after, one.ret, one.nr, one.nr_events, one.err,
+		    two.ret, two.nr, two.nr_events, two.err,
+		    one.hash != two.hash ? ", other records" : "");
+	if (nr)
+		*nr = one.nr;
+	return TEST_OK;
+}
+
+/* Also with the callback failing early, half way and at the last record. */
+static int same_both_ways_failing(struct test_ctx *ctx, const char *path,
+				  const char *what)
+{
+	u64 nr, at[3];
+	int i;
+
+	if (same_both_ways(ctx, path, 0, what, &nr))
+		return TEST_FAIL;
+	TEST_ASSERT(ctx, nr > 100, "%s: %llu records only", what, nr);
+	at[0] = 1;
+	at[1] = nr / 2;
+	at[2] = nr - 1;
+	for (i = 0; i < 3; i++)
+		if (same_both_ways(ctx, path, at[i], what, NULL))
+			return TEST_FAIL;
+	return TEST_OK;
+}
+
+/*
+ * Rounds of samples of both attrs, out of order in a round, with call
+ * chains, and COMMs of time 0 (delivered when read) among them: enough
+ * records that the thread is handed many blocks and the reader waits.
+ * A pipe's records add an attr half way, and a TRACING_DATA (a record
+ * with a payload).
+ */
+static void build_many(struct perf_fbuf *b, bool pipe_records)
+{
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct tsample t = samples[5];
+	u32 i;
+
+	put_comm(b, 100, 100, "many", 900, true);
+	put_mmap2(b, 100, 0x400000, 0x10000, "/usr/bin/test", 950);
+	for (i = 0; i < MANY_SAMPLES; i++) {
+		t.time = 1000 + (i ^ 5);
+		t.ip = 0x401000 + i % 4096;
+		t.id = (i & 1 ? ids_b : ids_a)[(i >> 1) & 1];
+		t.nr = i % 5;
+		put_sample(b, &t);
+		if (i % 1000 == 999)
+			put_round(b);
+		if (i % 7000 == 3000)
+			put_comm(b, 100, 101, "renamed", 0, true);
+		if (!pipe_records || i != MANY_SAMPLES / 2)
+			continue;
+		put_header(b, PERF_RECORD_HEADER_ATTR, 0, 8 + sizeof(a) + 8);
+		perf_fbuf__put(b, &a, sizeof(a));
+		perf_fbuf__put_u64(b, 301);
+		put_header(b, PERF_RECORD_HEADER_TRACING_DATA, 0, 16);
+		perf_fbuf__put_u32(b, 64);
+		perf_fbuf__put_u32(b, 0);
+		perf_fbuf__zero(b, 64);
+	}
+	put_round(b);
+}
+
+static int write_many(const char *path, bool pipe)
+{
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	build_many(&b, pipe);
+	ret = perf_data_writer__open_fd(&w, fd, pipe);
+	ret = ret ?: add_test_attrs(&w);
+	ret = ret ?: perf_data_writer__write(&w, b.data, b.len);
+	ret = ret ?: perf_data_writer__finish(&w);
+	perf_fbuf__free(&b);
+	close(fd);
+	return ret;
+}
+
+int test__data_delivery_thread(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("many.data");
+	const char *bad = tmp_path("bad.data");
+	int ret;
+	u8 *file;
+	size_t len;
+
+	/* The thread even where one CPU would keep the pass serial. */
+	setenv("PERF_DELIVERY_THREAD", "1", 1);
+	ret = write_many(path, false);
+	TEST_ASSERT(ctx, !ret, "write: %s", strerror(-ret));
+	ret = same_both_ways_failing(ctx, path, "file");
+	file = ret ? NULL : read_whole(path, &len);
+	if (file) {
+		/* Cut inside a record two thirds in. */
+		ret = write_whole(bad, file, len / 3 * 2 + 3) ?:
+		      same_both_ways_failing(ctx, bad, "cut file");
+		/* A sample too short for its sample_type half way. */
+		nth_record(file, MANY_SAMPLES / 2)->size = 16;
+		if (!ret)
+			ret = write_whole(bad, file, len) ?:
+			      same_both_ways_failing(ctx, bad, "damaged file");
+		free(file);
+	}
+	if (!ret)
+		ret = write_many(path, true) ?:
+		      same_both_ways_failing(ctx, path, "pipe");
+	unsetenv("PERF_DELIVERY_THREAD");
+	tmp_cleanup();
+	return ret ? TEST_FAIL : TEST_OK;
+}
+
 /* ---- the id table ---- */
 
 #define NR_IDS 20000
