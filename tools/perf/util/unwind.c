@@ -82,6 +82,7 @@ struct unwind_object {
 	char *path;			/* NULL: no file found */
 	int fd;				/* for memory reads, opened lazily */
 	struct cfi_table *cfi;		/* its compiled rules, made lazily */
+	u64 entry;			/* the ELF entry point, or 0 */
 	struct unwind_load loads[UNWIND_MAX_LOADS];
 	u32 nr_loads;
 };
@@ -285,6 +286,7 @@ static void object_read_loads(struct unwind_object *o)
 {
 	int fd = open(o->path, O_RDONLY | O_CLOEXEC);
 	size_t i, nr;
+	GElf_Ehdr eh;
 	GElf_Phdr ph;
 	Elf *elf;
 
@@ -292,6 +294,8 @@ static void object_read_loads(struct unwind_object *o)
 		return;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && gelf_getehdr(elf, &eh))
+		o->entry = eh.e_entry;
 	if (elf && !elf_getphdrnum(elf, &nr)) {
 		for (i = 0; i < nr && o->nr_loads < UNWIND_MAX_LOADS; i++) {
 			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
@@ -574,16 +578,27 @@ static bool rules_read(void *arg, u64 addr, u64 *val)
 	return read_word(arg, addr, val);
 }
 
-/* The compiled rule for the code at @pc of the sampled process, or NULL. */
-static const struct cfi_rule *rule_at(struct unwinder *u, u64 pc)
+/* The object of the code at @pc of the sampled process, and its address. */
+static struct unwind_object *object_at(struct unwinder *u, u64 pc,
+				       u64 *vaddr)
 {
 	const struct map *map = maps__find(u->thread->maps, pc);
 	struct unwind_object *o = NULL;
-	u64 vaddr;
 
 	if (map && !map->identity && map->dso)
 		o = find_object(u, map->dso);
-	if (!o || !object_vaddr(o, pc - map->start + map->pgoff, &vaddr))
+	if (!o || !object_vaddr(o, pc - map->start + map->pgoff, vaddr))
+		return NULL;
+	return o;
+}
+
+/* The compiled rule for the code at @pc of the sampled process, or NULL. */
+static const struct cfi_rule *rule_at(struct unwinder *u, u64 pc)
+{
+	u64 vaddr;
+	struct unwind_object *o = object_at(u, pc, &vaddr);
+
+	if (!o)
 		return NULL;
 	if (!o->cfi)
 		o->cfi = cfi_table__new(o->path);
@@ -695,6 +710,19 @@ static void count_failure(struct unwinder *u, u64 ip,
 		 map && map->dso ? map->dso->long_name : "its map");
 }
 
+/*
+ * Whether @ip is the entry point of its object: where a process starts
+ * (the dynamic loader's _start), sampled for the kernel's work of the
+ * exec.  Nothing called it, so its one frame is the whole chain.
+ */
+static bool at_entry_point(struct unwinder *u, u64 ip)
+{
+	u64 vaddr;
+	const struct unwind_object *o = object_at(u, ip, &vaddr);
+
+	return o && o->entry && vaddr == o->entry;
+}
+
 /* The recorded chain up to its user part: what the kernel unwound. */
 static u64 kernel_part(const struct ip_callchain *cc)
 {
@@ -766,7 +794,7 @@ const struct ip_callchain *unwinder__chain(struct unwinder *u,
 	if (u->nr_frames == 0)
 		u->chain->ips[u->chain->nr++] = ip;
 	/* An outermost frame (_start) ends the walk without an error. */
-	if (err && u->nr_frames <= 1)
+	if (err && u->nr_frames <= 1 && !at_entry_point(u, ip))
 		count_failure(u, ip, p);
 	return u->chain;
 }

@@ -106,6 +106,24 @@ if [ "$(id -u)" = 0 ] && { [ -w /sys/kernel/tracing/uprobe_events ] ||
 		grep -Eq "^100.00% $mark_path" "$tmpdir/folded.txt" ||
 			fail "PERF_UNWIND=$how: the uprobe's sample is not $mark_path: $(cat "$tmpdir/folded.txt")"
 	done
+	# A sample at the entry point of the dynamic loader (what the
+	# kernel's work of an exec is sampled at) has no caller: its one
+	# frame is the whole chain, not a walk that failed.
+	ldso=/lib64/ld-linux-x86-64.so.2
+	entry=$(od -An -tx8 -j24 -N8 "$ldso" | tr -d ' ')
+	"$PERF" probe -q -x "$ldso" -a "dwarf_entry=0x$entry" ||
+		fail "perf probe on the entry of $ldso (0x$entry) failed"
+	"$PERF" record -q -e probe_ld_linux_x86_64:dwarf_entry --call-graph dwarf \
+		-o "$tmpdir/entry.data" -- "$wl" 0 2>"$tmpdir/rec.err"
+	rc=$?
+	"$PERF" probe -q -d probe_ld_linux_x86_64:dwarf_entry
+	[ $rc = 0 ] || fail "record of the uprobe at $ldso's entry failed: $(cat "$tmpdir/rec.err")"
+	"$PERF" report -i "$tmpdir/entry.data" --stdio --no-children \
+		> "$tmpdir/entry.txt" 2>&1 || fail "report of the entry sample failed"
+	grep -q '^# Samples: 1 ' "$tmpdir/entry.txt" ||
+		fail "no sample at $ldso's entry: $(grep '^# Samples' "$tmpdir/entry.txt")"
+	grep -q 'could not be unwound' "$tmpdir/entry.txt" &&
+		fail "the sample at $ldso's entry counted as an unwinding failure: $(head -n 2 "$tmpdir/entry.txt")"
 else
 	echo "not root or no uprobe_events: the walk of a first sample across objects is not checked"
 fi
