@@ -1747,6 +1747,7 @@ struct pass_digest {
 	u64 nr;				/* records the callback took */
 	u64 hash;			/* of each record and its sample */
 	u64 nr_events;			/* as the session counted them */
+	u64 attr_samples;		/* and each attr's samples */
 	int ret;
 	char err[512];
 	char warn[1024];
@@ -1786,6 +1787,7 @@ static int digest_pass(const char *path, bool thread, struct pass_digest *d)
 {
 	struct perf_session s;
 	int err = perf_session__open(&s, path);
+	u32 i;
 
 	if (err) {
 		perf_session__close(&s);
@@ -1794,6 +1796,8 @@ static int digest_pass(const char *path, bool thread, struct pass_digest *d)
 	s.delivery_thread = thread;
 	d->ret = perf_session__for_each_event_ordered(&s, digest_record, d);
 	d->nr_events = s.stats.nr_events[0];
+	for (i = 0; i < s.nr_attrs; i++)
+		mix(&d->attr_samples, s.attrs[i].nr_samples);
 	snprintf(d->err, sizeof(d->err), "%s", perf_session__error(&s));
 	snprintf(d->warn, sizeof(d->warn), "%s", perf_session__warning(&s));
 	perf_session__close(&s);
@@ -1817,7 +1821,8 @@ static int same_both_ways(struct test_ctx *ctx, const char *path,
 	TEST_ASSERT(ctx, one.ret == two.ret && one.nr == two.nr &&
 		    one.hash == two.hash && !strcmp(one.err, two.err) &&
 		    !strcmp(one.warn, two.warn) &&
-		    (one.ret == -EINTR || one.nr_events == two.nr_events),
+		    (one.ret == -EINTR || (one.nr_events == two.nr_events &&
+					   one.attr_samples == two.attr_samples)),
 		    "%s, failing at %llu: serial %d after %llu records (%llu read) '%s', threaded %d after %llu (%llu read) '%s'%s",
 		    what, stop_after, one.ret, one.nr, one.nr_events, one.err,
 		    two.ret, two.nr, two.nr_events, two.err,

@@ -75,6 +75,8 @@ u64 session_payload_size(const u8 *rec);
 int pipeline_start(struct perf_session *s, perf_session_event_fn fn,
 		   void *ctx);
 int pipeline_deliver(struct perf_session *s, const u8 *rec, u64 pos);
+/* attrs[idx].nr_samples++, written back at pipeline_finish(). */
+void pipeline_count_sample(struct perf_session *s, int idx);
 int pipeline_drain(struct perf_session *s);
 void pipeline_note_error(struct perf_session *s, int ret);
 int pipeline_finish(struct perf_session *s, int ret);

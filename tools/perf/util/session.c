@@ -1221,7 +1221,12 @@ int session_prepare(struct perf_session *s, const union perf_event *ev,
 		s->stats.nr_unknown_id++;
 		return 1;
 	}
-	if (ev->header.type == PERF_RECORD_SAMPLE)
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return 0;
+	/* The delivery thread reads the attr: no write to its lines. */
+	if (s->pipeline)
+		pipeline_count_sample(s, (*attr)->idx);
+	else
 		(*attr)->nr_samples++;
 	return 0;
 }
