@@ -74,27 +74,34 @@ struct session_pipeline {
 	u64 own_error_at;
 };
 
-/* Call the callback for each item, until one fails; count them all. */
-static void deliver_block(struct session_pipeline *p, struct block *b,
-			  int *failed, u64 *failed_at)
+/*
+ * What the delivery thread needs, copied: it reads nothing of the pipeline
+ * but under its lock, while the reading thread writes to it per record.
+ */
+struct delivery {
+	struct perf_session *s;
+	perf_session_event_fn fn;
+	void *ctx;
+	int failed;
+	u64 failed_at;
+};
+
+/* Call the callback for each item, until one fails. */
+static void deliver_block(struct delivery *d, const struct block *b)
 {
 	u64 nr = b->first;
 	size_t off = 0;
 
-	while (off < b->used) {
-		struct item *it = (struct item *)(b->data + off);
+	for (; off < b->used && !d->failed; nr++) {
+		const struct item *it = (const struct item *)(b->data + off);
+		int ret = d->fn(d->s, (const union perf_event *)it->rec,
+				it->offset, it->with_sample ? &it->sample : NULL,
+				it->attr, d->ctx);
 
-		if (!*failed) {
-			int ret = p->fn(p->s, (const union perf_event *)it->rec,
-					it->offset,
-					it->with_sample ? &it->sample : NULL,
-					it->attr, p->ctx);
-			if (ret) {
-				*failed = ret;
-				*failed_at = nr;
-			}
+		if (ret) {
+			d->failed = ret;
+			d->failed_at = nr;
 		}
-		nr++;
 		off += it->size;
 	}
 }
@@ -102,10 +109,12 @@ static void deliver_block(struct session_pipeline *p, struct block *b,
 static void *delivery_thread(void *arg)
 {
 	struct session_pipeline *p = arg;
-	u64 failed_at = 0;
-	int failed = 0;
+	struct delivery d = { 0 };
 
 	pthread_mutex_lock(&p->lock);
+	d.s = p->s;
+	d.fn = p->fn;
+	d.ctx = p->ctx;
 	for (;;) {
 		struct block *b;
 
@@ -119,12 +128,12 @@ static void *delivery_thread(void *arg)
 			p->full_tail = &p->full;
 		pthread_mutex_unlock(&p->lock);
 
-		deliver_block(p, b, &failed, &failed_at);
+		deliver_block(&d, b);
 
 		pthread_mutex_lock(&p->lock);
-		if (failed && !p->failed) {
-			p->failed = failed;
-			p->failed_at = failed_at;
+		if (d.failed && !p->failed) {
+			p->failed = d.failed;
+			p->failed_at = d.failed_at;
 		}
 		b->next = p->free;
 		p->free = b;
