@@ -62,8 +62,6 @@ const struct test_case unit_tests[] = {
 	  test__data_unfinished },
 	{ "data-ordered", "perf.data: time-ordered delivery by rounds",
 	  test__data_ordered },
-	{ "data-delivery-thread", "perf.data: delivery on a second thread gives the serial pass's records, results and messages",
-	  test__data_delivery_thread },
 	{ "data-ids", "perf.data: id to attr lookup with many ids",
 	  test__data_ids },
 	{ "data-dump", "perf.data: raw dump (report -D) lines",

@@ -94,7 +94,6 @@ int test__data_empty(struct test_ctx *ctx);
 int test__data_garbage(struct test_ctx *ctx);
 int test__data_unfinished(struct test_ctx *ctx);
 int test__data_ordered(struct test_ctx *ctx);
-int test__data_delivery_thread(struct test_ctx *ctx);
 int test__data_ids(struct test_ctx *ctx);
 int test__data_dump(struct test_ctx *ctx);
 int test__tracing_data(struct test_ctx *ctx);

@@ -160,7 +160,6 @@ struct perf_session_stats {
 
 struct perf_session_queue;
 struct perf_decompressor;
-struct session_pipeline;
 
 struct perf_session {
 	char name[256];			/* the path, or "pipe"/"stdin" */
@@ -225,13 +224,6 @@ struct perf_session {
 
 	struct perf_session_stats stats;
 	struct perf_session_queue *queue;
-	/*
-	 * Set by a command whose callback only reads the session: its
-	 * time-ordered passes call it on a second thread
-	 * (session-pipeline.c), same records, same order.
-	 */
-	bool delivery_thread;
-	struct session_pipeline *pipeline;
 	struct perf_decompressor *decomp;	/* COMPRESSED records */
 	bool unpacking;			/* records come from decomp */
 

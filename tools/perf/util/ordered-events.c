@@ -316,21 +316,17 @@ static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
 	return ret;
 }
 
-static int ordered_begin(struct perf_session *s, perf_session_event_fn fn,
-			 void *ctx)
+static int ordered_begin(struct perf_session *s)
 {
 	session_queue_free(s->queue);
 	s->queue = calloc(1, sizeof(*s->queue));
-	if (!s->queue)
-		return -ENOMEM;
-	return pipeline_start(s, fn, ctx);
+	return s->queue ? 0 : -ENOMEM;
 }
 
 /* After a data error, what came before it still goes out. */
 static int ordered_end(struct perf_session *s, int ret,
 		       perf_session_event_fn fn, void *ctx)
 {
-	pipeline_note_error(s, ret);
 	if (!ret || ret == -EBADMSG) {
 		char msg[sizeof(s->errmsg)];
 		int flush;
@@ -343,7 +339,6 @@ static int ordered_end(struct perf_session *s, int ret,
 		else
 			ret = flush;
 	}
-	ret = pipeline_finish(s, ret);
 	session_queue_free(s->queue);
 	s->queue = NULL;
 	return ret;

@@ -609,8 +609,6 @@ int report__process(struct report *r, struct perf_session *s)
 		return err;
 	progress__init(&r->progress, s->data_end - s->data_offset,
 		       "Processing events");
-	/* report__event() only reads the session. */
-	s->delivery_thread = true;
 	err = perf_session__for_each_event_ordered(s, report__event, r);
 	progress__finish(&r->progress);
 	return err;

@@ -1276,8 +1276,6 @@ int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 		th->opts.summary = true;
 	if (!th->opts.summary_only)
 		print_header(th);
-	/* timehist_event() only reads the session. */
-	s->delivery_thread = true;
 	err = perf_session__process_events_ordered(s, timehist_event, th);
 	if (err < 0) {
 		fprintf(stderr, "perf sched timehist: %s: %s\n", s->name,

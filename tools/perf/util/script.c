@@ -910,8 +910,6 @@ int script__run(struct script *sc, struct perf_session *s, FILE *out)
 	/* A file knows its attrs now: check the fields before any output. */
 	if (!s->pipe && script_setup(sc))
 		return -EINVAL;
-	/* script_event() only reads the session. */
-	s->delivery_thread = true;
 	err = perf_session__for_each_event_ordered(s, script_event, sc);
 	if (err == -EINVAL && !perf_session__error(s)[0])
 		return err;

@@ -29,8 +29,7 @@ typedef int (*session_record_fn)(struct perf_session *s, const u8 *rec,
  */
 struct session_pass_ops {
 	session_record_fn one;
-	int (*begin)(struct perf_session *s, perf_session_event_fn fn,
-		     void *ctx);
+	int (*begin)(struct perf_session *s);
 	int (*end)(struct perf_session *s, int ret,
 		   perf_session_event_fn fn, void *ctx);
 };
@@ -49,36 +48,5 @@ const union perf_event *session_aligned(struct perf_session *s,
 					const u8 *rec);
 
 void session_queue_free(struct perf_session_queue *q);
-
-/*
- * What session_deliver() does before fn: decode and count.  0 with
- * *sample (and *attr, NULL when unknown) for fn, 1 when fn gets no
- * sample, or the data error (the session's message set).
- */
-int session_prepare(struct perf_session *s, const union perf_event *ev,
-		    u64 pos, struct perf_sample *sample,
-		    struct perf_session_attr **attr);
-/* The offset fn is given for a record at stream position pos. */
-u64 session_shown_offset(const struct perf_session *s, u64 pos);
-/* Bytes that follow the record beyond its header.size. */
-u64 session_payload_size(const u8 *rec);
-
-/*
- * Delivery on a second thread (session-pipeline.c), for a time-ordered
- * pass of a session that asked for it: pipeline_start() at the pass's
- * start (a no-op when not wanted), then session_deliver() hands each
- * record over; pipeline_drain() waits until all are delivered, before
- * the session changes; pipeline_note_error() marks where the reading
- * side failed, and pipeline_finish() ends the thread and gives the
- * pass's result as a serial pass would.
- */
-int pipeline_start(struct perf_session *s, perf_session_event_fn fn,
-		   void *ctx);
-int pipeline_deliver(struct perf_session *s, const u8 *rec, u64 pos);
-/* attrs[idx].nr_samples++, written back at pipeline_finish(). */
-void pipeline_count_sample(struct perf_session *s, int idx);
-int pipeline_drain(struct perf_session *s);
-void pipeline_note_error(struct perf_session *s, int ret);
-int pipeline_finish(struct perf_session *s, int ret);
 
 #endif /* __PERF_UTIL_SESSION_INTERNAL_H */

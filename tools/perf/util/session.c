@@ -596,7 +596,7 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 }
 
 /* Bytes that follow some records beyond header.size. */
-u64 session_payload_size(const u8 *rec)
+static u64 payload_size(const u8 *rec)
 {
 	const struct perf_counter_header h = session_rec_header(rec);
 	u64 v = 0;
@@ -667,7 +667,7 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 				  &h);
 	ret = stream_fill(s, pos, h.size, keep_from);
 	if (!ret) {
-		*total = h.size + session_payload_size(s->buf + (pos - s->buf_start));
+		*total = h.size + payload_size(s->buf + (pos - s->buf_start));
 		ret = stream_fill(s, pos, *total, keep_from);
 	}
 	if (ret < 0)
@@ -776,7 +776,7 @@ static void process_event_update(struct perf_session *s, const u8 *rec)
 static int keep_tracing_data(struct perf_session *s, const u8 *rec)
 {
 	const struct perf_counter_header h = session_rec_header(rec);
-	u64 size = session_payload_size(rec);
+	u64 size = payload_size(rec);
 
 	free(s->own_tracing_data);
 	s->own_tracing_data = malloc(size + 1);
@@ -825,25 +825,6 @@ static int process_user_record(struct perf_session *s, const u8 *rec,
 		return note_tod_point(s, rec);
 	default:
 		return 0;
-	}
-}
-
-/* Whether process_user_record() changes the session with this record. */
-static bool changes_session(const struct perf_session *s, const u8 *rec,
-			    u64 pos)
-{
-	if (pos < s->processed_end)
-		return false;
-	switch (session_rec_header(rec).type) {
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_HEADER_BUILD_ID:
-	case PERF_RECORD_EVENT_UPDATE:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_HEADER_EVENT_TYPE:
-		return true;
-	default:
-		return false;
 	}
 }
 
@@ -1197,41 +1178,7 @@ static void count(struct perf_session *s, u32 type)
 		st->unknown_types[st->nr_unknown_types++] = type;
 }
 
-int session_prepare(struct perf_session *s, const union perf_event *ev,
-		    u64 pos, struct perf_sample *sample,
-		    struct perf_session_attr **attr)
-{
-	bool has_time;
-	int ret;
-
-	*attr = NULL;
-	if (ev->header.type >= PERF_RECORD_USER_TYPE_START) {
-		count(s, ev->header.type);
-		return 1;
-	}
-	ret = decode(s, ev, sample, attr, &has_time);
-	if (ret < 0)
-		return session_decode_error(s, pos, ev, ret);
-	if (*attr && (u32)(*attr)->idx >= s->nr_attrs_pass) {
-		ret = ev->header.type == PERF_RECORD_SAMPLE;
-		*attr = NULL;
-	}
-	count(s, ev->header.type);
-	if (ret) {
-		s->stats.nr_unknown_id++;
-		return 1;
-	}
-	if (ev->header.type != PERF_RECORD_SAMPLE)
-		return 0;
-	/* The delivery thread reads the attr: no write to its lines. */
-	if (s->pipeline)
-		pipeline_count_sample(s, (*attr)->idx);
-	else
-		(*attr)->nr_samples++;
-	return 0;
-}
-
-u64 session_shown_offset(const struct perf_session *s, u64 pos)
+static u64 shown_offset(const struct perf_session *s, u64 pos)
 {
 	return s->pipe ? pos - PIPE_HEADER_SIZE : pos;
 }
@@ -1239,19 +1186,31 @@ u64 session_shown_offset(const struct perf_session *s, u64 pos)
 int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 		    perf_session_event_fn fn, void *ctx)
 {
-	const union perf_event *ev;
+	const union perf_event *ev = session_aligned(s, rec);
 	struct perf_session_attr *attr;
 	struct perf_sample sample;
+	bool has_time;
 	int ret;
 
-	if (s->pipeline)
-		return pipeline_deliver(s, rec, pos);
-	ev = session_aligned(s, rec);
-	ret = session_prepare(s, ev, pos, &sample, &attr);
+	if (ev->header.type >= PERF_RECORD_USER_TYPE_START) {
+		count(s, ev->header.type);
+		return fn(s, ev, shown_offset(s, pos), NULL, NULL, ctx);
+	}
+	ret = decode(s, ev, &sample, &attr, &has_time);
 	if (ret < 0)
-		return ret;
-	return fn(s, ev, session_shown_offset(s, pos), ret ? NULL : &sample,
-		  attr, ctx);
+		return session_decode_error(s, pos, ev, ret);
+	if (attr && (u32)attr->idx >= s->nr_attrs_pass) {
+		ret = ev->header.type == PERF_RECORD_SAMPLE;
+		attr = NULL;
+	}
+	count(s, ev->header.type);
+	if (ret) {
+		s->stats.nr_unknown_id++;
+		return fn(s, ev, shown_offset(s, pos), NULL, NULL, ctx);
+	}
+	if (ev->header.type == PERF_RECORD_SAMPLE)
+		attr->nr_samples++;
+	return fn(s, ev, shown_offset(s, pos), &sample, attr, ctx);
 }
 
 #define PROGRESS_STEP (16ULL * 1024 * 1024)
@@ -1347,7 +1306,7 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 	s->errmsg[0] = '\0';
 	ret = begin_pass(s);
 	if (!ret && ops->begin)
-		ret = ops->begin(s, fn, ctx);
+		ret = ops->begin(s);
 	if (ret)
 		return ret;
 	/*
@@ -1360,11 +1319,7 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		ret = next_record(s, pos, pos, &rec, &total);
 		if (ret <= 0)
 			break;
-		/* What the delivery thread reads changes: it catches up. */
-		ret = s->pipeline && changes_session(s, rec, pos) ?
-		      pipeline_drain(s) : 0;
-		if (!ret)
-			ret = process_user_record(s, rec, pos, total);
+		ret = process_user_record(s, rec, pos, total);
 		if (!ret)
 			ret = ops->one(s, rec, pos, fn, ctx);
 		if (!ret)
