@@ -92,13 +92,19 @@ set -- $(sed -n 's/^Warning: \([0-9]*\) of \([0-9]*\) samples with a user stack.
 mark_path='unwind_lib_mark;unwind_nofp_mid;unwind_fp_outer;main;'
 if [ "$(id -u)" = 0 ] && { [ -w /sys/kernel/tracing/uprobe_events ] ||
 	[ -w /sys/kernel/debug/tracing/uprobe_events ]; }; then
-	"$PERF" probe -q -x "$tmpdir/bin/libcfi-wl.so" -a dwarf_mark=unwind_lib_mark ||
-		fail "perf probe on unwind_lib_mark failed"
-	"$PERF" record -q -e probe_libcfi_wl:dwarf_mark --call-graph dwarf \
-		-o "$tmpdir/uprobe.data" -- "$wl" 0 2>"$tmpdir/rec.err"
-	rc=$?
-	"$PERF" probe -q -d probe_libcfi_wl:dwarf_mark
-	[ $rc = 0 ] || fail "record of the uprobe failed: $(cat "$tmpdir/rec.err")"
+	# A uprobe in $1 at $2 (NAME=WHERE) as event $3, recorded with
+	# DWARF call chains of one run of the workload into $4.
+	record_uprobe() {
+		"$PERF" probe -q -x "$1" -a "$2" ||
+			fail "perf probe -x $1 -a $2 failed"
+		"$PERF" record -q -e "$3" --call-graph dwarf -o "$4" \
+			-- "$wl" 0 2>"$tmpdir/rec.err"
+		rc=$?
+		"$PERF" probe -q -d "$3"
+		[ $rc = 0 ] || fail "record of the uprobe $3 failed: $(cat "$tmpdir/rec.err")"
+	}
+	record_uprobe "$tmpdir/bin/libcfi-wl.so" dwarf_mark=unwind_lib_mark \
+		probe_libcfi_wl:dwarf_mark "$tmpdir/uprobe.data"
 	for how in stats dwfl; do
 		PERF_UNWIND=$how "$PERF" report -i "$tmpdir/uprobe.data" --stdio \
 			--no-children -g folded,0,callee --sort sym 2>/dev/null |
@@ -111,13 +117,8 @@ if [ "$(id -u)" = 0 ] && { [ -w /sys/kernel/tracing/uprobe_events ] ||
 	# frame is the whole chain, not a walk that failed.
 	ldso=/lib64/ld-linux-x86-64.so.2
 	entry=$(od -An -tx8 -j24 -N8 "$ldso" | tr -d ' ')
-	"$PERF" probe -q -x "$ldso" -a "dwarf_entry=0x$entry" ||
-		fail "perf probe on the entry of $ldso (0x$entry) failed"
-	"$PERF" record -q -e probe_ld_linux_x86_64:dwarf_entry --call-graph dwarf \
-		-o "$tmpdir/entry.data" -- "$wl" 0 2>"$tmpdir/rec.err"
-	rc=$?
-	"$PERF" probe -q -d probe_ld_linux_x86_64:dwarf_entry
-	[ $rc = 0 ] || fail "record of the uprobe at $ldso's entry failed: $(cat "$tmpdir/rec.err")"
+	record_uprobe "$ldso" "dwarf_entry=0x$entry" \
+		probe_ld_linux_x86_64:dwarf_entry "$tmpdir/entry.data"
 	"$PERF" report -i "$tmpdir/entry.data" --stdio --no-children \
 		> "$tmpdir/entry.txt" 2>&1 || fail "report of the entry sample failed"
 	grep -q '^# Samples: 1 ' "$tmpdir/entry.txt" ||

@@ -74,10 +74,7 @@ same_fields() {
 	[ -s "$tmpdir/linux.f" ] || fail "Linux perf printed nothing with $*"
 	if keys_merge_nosym_by_address "$@"; then
 		same_nosym_samples "$data" "$@"
-		for f in ours linux; do
-			grep -Ev '\] 0x[0-9a-f]+$' "$tmpdir/$f.f" > "$tmpdir/f.n"
-			mv "$tmpdir/f.n" "$tmpdir/$f.f"
-		done
+		drop_nosym_rows "$tmpdir/ours.f" "$tmpdir/linux.f"
 	fi
 	diff "$tmpdir/linux.f" "$tmpdir/ours.f" > "$tmpdir/f.diff" ||
 		fail "report $* differs: $(head -n 20 "$tmpdir/f.diff")"

@@ -257,6 +257,15 @@ same_nosym_samples() {
 		fail "samples without a symbol differ on $file ($*)"
 }
 
+# Leave the symbol-less rows out of each FILE, compared by
+# same_nosym_samples instead.
+drop_nosym_rows() {
+	for f in "$@"; do
+		grep -Ev '\] 0x[0-9a-f]+$' "$f" > "$f.n"
+		mv "$f.n" "$f"
+	done
+}
+
 # Compare our report with Linux perf's on FILE with the given options.
 same_report() {
 	file=$1
@@ -280,10 +289,7 @@ same_report() {
 	fi
 	if keys_merge_nosym_by_address "$@"; then
 		same_nosym_samples "$file" "$@"
-		for f in ours linux; do
-			grep -Ev '\] 0x[0-9a-f]+$' "$tmpdir/$f.rows" > "$tmpdir/rows.n"
-			mv "$tmpdir/rows.n" "$tmpdir/$f.rows"
-		done
+		drop_nosym_rows "$tmpdir/ours.rows" "$tmpdir/linux.rows"
 	fi
 	if ! cmp -s "$tmpdir/ours.rows" "$tmpdir/linux.rows"; then
 		echo "report differs on $file with: $*"
