@@ -7,7 +7,7 @@
 const struct workload_desc test_workloads[] = {
 	{ "syscalls", "[--wait-signal] [N getppid [M failing opens [K writes [U unassigned]]]]",
 	  workload_syscalls },
-	{ "cpuloop", "[SECONDS]: hot functions in perf and in libperf-hot.so",
+	{ "cpuloop", "[SECONDS [times]]: hot functions in perf and in libperf-hot.so",
 	  workload_cpuloop },
 	{ "threads", "[PAIRS [ROUNDS]]: threads waking each other",
 	  workload_threads },
