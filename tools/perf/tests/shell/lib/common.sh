@@ -260,9 +260,10 @@ same_nosym_samples() {
 # Leave the symbol-less rows out of each FILE, compared by
 # same_nosym_samples instead.
 drop_nosym_rows() {
-	for f in "$@"; do
-		grep -Ev '\] 0x[0-9a-f]+$' "$f" > "$f.n"
-		mv "$f.n" "$f"
+	# Its own name: callers loop over "$f".
+	for nosym_rows in "$@"; do
+		grep -Ev '\] 0x[0-9a-f]+$' "$nosym_rows" > "$nosym_rows.n"
+		mv "$nosym_rows.n" "$nosym_rows"
 	done
 }
 
