@@ -10,8 +10,8 @@
  * that to whatever function the guest was in).
  */
 #include <dlfcn.h>
-#include <stdbool.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
