@@ -448,7 +448,7 @@ static const char kallsyms_text[] =
 	"ffffffffc0002000 T mod_b_fn\t[mod_b]\n"
 	"ffffffffc0003000 t bpf_prog_1\t[bpf]\n";
 
-static int expect_sym(struct test_ctx *ctx, const struct symtab *st, u64 addr,
+static int expect_sym(struct test_ctx *ctx, struct symtab *st, u64 addr,
 		      const char *name, u64 start, u64 end)
 {
 	const struct symbol *sym = symtab__find(st, addr);
@@ -581,6 +581,69 @@ static int check_kallsyms_nul_module(struct test_ctx *ctx, const char *path)
 	return TEST_OK;
 }
 
+/*
+ * A table big enough for the lookup cache: addresses looked up again,
+ * many of them sharing a cache slot, and addresses outside every symbol
+ * must give what the search gives.
+ */
+static int check_lookup_cache(struct test_ctx *ctx, const char *path)
+{
+	const u64 k = 0xffffffff81000000ULL, step = 0x100, nr = 3000;
+	struct symtab st = { .nr = 0 };
+	u64 i, seed = 1;
+	int round, n;
+	FILE *f = fopen(path, "w");
+
+	TEST_ASSERT(ctx, f, "%s: %s", path, strerror(errno));
+	fprintf(f, "%llx T _text\n", (unsigned long long)k);
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%llx T fn_%llu\n", (unsigned long long)(k + i * step),
+			(unsigned long long)i);
+	TEST_ASSERT(ctx, !fclose(f), "%s: %s", path, strerror(errno));
+	n = symtab__load_kallsyms(&st, path, NULL, 0, NULL, NULL);
+	TEST_ASSERT(ctx, n == (int)nr, "%d symbols, not %llu", n,
+		    (unsigned long long)nr);
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 4 * nr; i++) {
+			u64 addr, off;
+			const struct symbol *sym;
+			char want[32];
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* Some below the first symbol, where there is none. */
+			off = (seed >> 33) % ((nr - 1) * step + 0x1000);
+			addr = k + off - 0x1000;
+			sym = symtab__find(&st, addr);
+			if (addr < k) {
+				TEST_ASSERT(ctx, !sym, "%#llx: %s, not nothing",
+					    (unsigned long long)addr, sym->name);
+				continue;
+			}
+			snprintf(want, sizeof(want), "fn_%llu",
+				 (unsigned long long)((addr - k) / step));
+			TEST_ASSERT(ctx, sym && !strcmp(sym->name, want),
+				    "%#llx (round %d): %s, not %s",
+				    (unsigned long long)addr, round,
+				    sym ? sym->name : "nothing", want);
+		}
+		/* A table loaded anew must not answer from the old one. */
+		if (round == 1) {
+			TEST_ASSERT(ctx, symtab__find(&st, k + 0x80) &&
+				    symtab__find(&st, k + 0x80) == symtab__find(&st, k),
+				    "%#llx: not in fn_0", (unsigned long long)k + 0x80);
+			n = symtab__load_kallsyms(&st, path, "_text", k + step,
+						  NULL, NULL);
+			TEST_ASSERT(ctx, n == (int)nr, "reloaded: %d", n);
+			TEST_ASSERT(ctx, !symtab__find(&st, k + 0x80),
+				    "relocated table answered from the old one");
+			symtab__exit(&st);
+			n = symtab__load_kallsyms(&st, path, NULL, 0, NULL, NULL);
+		}
+	}
+	symtab__exit(&st);
+	return TEST_OK;
+}
+
 int test__kallsyms(struct test_ctx *ctx)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
@@ -597,6 +660,8 @@ int test__kallsyms(struct test_ctx *ctx)
 		ret = check_kernel_resolve(ctx, path);
 	if (ret == TEST_OK)
 		ret = check_kallsyms_nul_module(ctx, path);
+	if (ret == TEST_OK)
+		ret = check_lookup_cache(ctx, path);
 	if (ret == TEST_OK) {
 		/* kptr_restrict: every address reads as zero. */
 		write_file(path, "0000000000000000 T _text\n0000000000000000 t x\n");

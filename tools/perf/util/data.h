@@ -193,6 +193,9 @@ struct perf_session {
 		struct perf_id_slot *slots;
 		u32 mask;
 		u32 nr;
+		/* The last id found: a ring's records come in runs of it. */
+		u64 last_id;
+		s32 last_idx;
 	} ids;
 	int id_pos;			/* u64 index of the id in samples */
 	int is_pos;			/* u64s from the end in other records */

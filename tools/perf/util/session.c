@@ -123,6 +123,7 @@ static int id_reserve(struct perf_session *s, u32 more)
 		s->ids.slots[i].idx = -1;
 	s->ids.mask = size - 1;
 	s->ids.nr = 0;
+	s->ids.last_idx = -1;
 	for (i = 0; i < old_size; i++)
 		if (old[i].idx >= 0)
 			id_put(s, old[i].id, old[i].idx);
@@ -137,10 +138,16 @@ struct perf_session_attr *perf_session__find_attr(struct perf_session *s,
 
 	if (!s->ids.slots)
 		return NULL;
+	/* An id keeps its attr once known (id_put), so the hit stays true. */
+	if (s->ids.last_idx >= 0 && s->ids.last_id == id)
+		return &s->attrs[s->ids.last_idx];
 	for (i = id_hash(id, s->ids.mask); s->ids.slots[i].idx >= 0;
 	     i = (i + 1) & s->ids.mask)
-		if (s->ids.slots[i].id == id)
-			return &s->attrs[s->ids.slots[i].idx];
+		if (s->ids.slots[i].id == id) {
+			s->ids.last_id = id;
+			s->ids.last_idx = s->ids.slots[i].idx;
+			return &s->attrs[s->ids.last_idx];
+		}
 	return NULL;
 }
 

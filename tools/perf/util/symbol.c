@@ -332,6 +332,7 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 
 void symtab__exit(struct symtab *st)
 {
+	free(st->cache);
 	free(st->syms);
 	arena__delete(st->names);
 	memset(st, 0, sizeof(*st));
@@ -340,7 +341,7 @@ void symtab__exit(struct symtab *st)
 /* How far back a lookup looks for a symbol enclosing a smaller one. */
 #define MAX_NESTING 8
 
-const struct symbol *symtab__find(const struct symtab *st, u64 addr)
+static const struct symbol *symtab__search(const struct symtab *st, u64 addr)
 {
 	size_t lo = 0, hi = st->nr, i;
 
@@ -362,6 +363,50 @@ const struct symbol *symtab__find(const struct symtab *st, u64 addr)
 			return &st->syms[i - 1];
 	}
 	return NULL;
+}
+
+/*
+ * Samples hit the same few addresses again and again (a loop, the
+ * idle instruction), while a binary search of a table as big as the
+ * kernel's (100K symbols, 2 MB) misses the caches on most of its 17
+ * steps.  A direct-mapped table of the addresses looked up last
+ * answers those repeats with one load.
+ */
+struct symtab_cache_slot {
+	u64 addr;
+	const struct symbol *sym;	/* NULL: empty; &no_symbol: none */
+};
+
+#define SYMTAB_CACHE_BITS	12
+#define SYMTAB_CACHE_MIN_SYMS	1024
+
+static const struct symbol no_symbol;
+
+static struct symtab_cache_slot *symtab__cache_slot(struct symtab *st,
+						    u64 addr)
+{
+	u64 h = addr * 0x9e3779b97f4a7c15ULL;
+
+	if (!st->cache && st->nr >= SYMTAB_CACHE_MIN_SYMS)
+		st->cache = calloc(1U << SYMTAB_CACHE_BITS, sizeof(*st->cache));
+	if (!st->cache)
+		return NULL;
+	return &st->cache[h >> (64 - SYMTAB_CACHE_BITS)];
+}
+
+const struct symbol *symtab__find(struct symtab *st, u64 addr)
+{
+	struct symtab_cache_slot *slot = symtab__cache_slot(st, addr);
+	const struct symbol *sym;
+
+	if (slot && slot->sym && slot->addr == addr)
+		return slot->sym == &no_symbol ? NULL : slot->sym;
+	sym = symtab__search(st, addr);
+	if (slot) {
+		slot->addr = addr;
+		slot->sym = sym ? sym : &no_symbol;
+	}
+	return sym;
 }
 
 const struct symbol *symtab__find_by_name(const struct symtab *st,

@@ -20,11 +20,15 @@ struct symbol {
 
 struct arena;
 
+struct symtab_cache_slot;
+
 struct symtab {
 	struct symbol *syms;
 	size_t nr;
 	struct arena *names;	/* owns every name */
 	u64 image_end;		/* kallsyms: where the kernel's data ends */
+	/* Addresses looked up before, for tables too big for the caches. */
+	struct symtab_cache_slot *cache;
 };
 
 /* Where symbols are looked for; set from the command line. */
@@ -58,7 +62,7 @@ int filename__read_build_id(const char *path, struct build_id *bid);
 /* Does the ELF file at @path have a section named @name? */
 bool filename__has_section(const char *path, const char *name);
 
-const struct symbol *symtab__find(const struct symtab *st, u64 addr);
+const struct symbol *symtab__find(struct symtab *st, u64 addr);
 /* Linear: for tests and lookups by name, never on the sample path. */
 const struct symbol *symtab__find_by_name(const struct symtab *st,
 					  const char *name);
