@@ -21,6 +21,7 @@ struct oe_event {
 	u64 pos;
 	const u8 *rec;
 	struct oe_chunk *chunk;		/* holds the record's copy */
+	s32 attr;			/* its attr's index, -1: none */
 };
 
 struct oe_chunk {
@@ -206,7 +207,8 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
 	q->nr_incoming = 0;
 	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
-		ret = session_deliver(s, merged[i].rec, merged[i].pos, fn, ctx);
+		ret = session_deliver_known(s, merged[i].rec, merged[i].pos,
+					    merged[i].attr, fn, ctx);
 		q->last_flushed = merged[i].time;
 		chunk_release(q, merged[i].chunk);
 	}
@@ -223,7 +225,8 @@ static int queue_flush(struct perf_session *s, u64 limit,
  * decode(); -EINVAL where decode() would fail before the sample fields.
  */
 static int record_time(struct perf_session *s, const union perf_event *ev,
-		       u64 *time, bool *has_time)
+		       u64 *time, bool *has_time,
+		       struct perf_session_attr **attr)
 {
 	const u64 *p = ev->array;
 	u32 n = ev->header.size / sizeof(u64);
@@ -234,6 +237,7 @@ static int record_time(struct perf_session *s, const union perf_event *ev,
 	*has_time = false;
 	if ((ev->header.size & 7) || session_attr_of(s, ev, &a))
 		return -EINVAL;
+	*attr = a;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
 		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
 			return 0;
@@ -263,10 +267,11 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	struct perf_session_queue *q = s->queue;
 	const union perf_event *ev = session_aligned(s, rec);
 	u64 time;
+	struct perf_session_attr *attr;
 	struct oe_event *e;
 	bool has_time;
 
-	if (record_time(s, ev, &time, &has_time) < 0)
+	if (record_time(s, ev, &time, &has_time, &attr) < 0)
 		return session_decode_error(s, pos, ev, -EINVAL);
 	if (!has_time)
 		time = q->last_time;
@@ -275,7 +280,8 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	 * carry: perf delivers those at once, and so do we.
 	 */
 	if (!time || time == UINT64_MAX)
-		return session_deliver(s, rec, pos, fn, ctx);
+		return session_deliver_known(s, rec, pos, attr ? attr->idx : -1,
+					     fn, ctx);
 	if (time < q->last_flushed)
 		s->stats.nr_unordered++;
 	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
@@ -283,6 +289,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e = &q->incoming[q->nr_incoming];
 	e->time = time;
 	e->pos = pos;
+	e->attr = attr ? attr->idx : -1;
 	e->chunk = NULL;
 	e->rec = queue_copy(q, rec, &e->chunk);
 	if (!e->rec)

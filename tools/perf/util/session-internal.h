@@ -40,6 +40,13 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 /* Decode a kernel record and hand it to fn; records of perf's as is. */
 int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 		    perf_session_event_fn fn, void *ctx);
+/*
+ * The same for a kernel record whose attr session_attr_of() found when
+ * it was queued (@attr_idx, -1: none): an id keeps its attr, so the
+ * answer still holds.
+ */
+int session_deliver_known(struct perf_session *s, const u8 *rec, u64 pos,
+			  s32 attr_idx, perf_session_event_fn fn, void *ctx);
 int session_decode_error(struct perf_session *s, u64 pos,
 			 const union perf_event *ev, int err);
 int session_attr_of(struct perf_session *s, const union perf_event *ev,

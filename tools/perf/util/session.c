@@ -1089,6 +1089,9 @@ int session_attr_of(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
+/* decode()'s attr before it is looked up. */
+#define ATTR_UNKNOWN ((struct perf_session_attr *)-1)
+
 static void no_sample(const union perf_event *ev, struct perf_sample *sample)
 {
 	memset(sample, 0, sizeof(*sample));
@@ -1108,13 +1111,14 @@ static int decode(struct perf_session *s, const union perf_event *ev,
 		  struct perf_sample *sample, struct perf_session_attr **attr,
 		  bool *has_time)
 {
-	struct perf_session_attr *a;
+	struct perf_session_attr *a = *attr;
 	const struct perf_counter_attr *pa;
 	u64 type;
 
 	*has_time = false;
 	/* The kernel pads every record to 8 bytes; fields are u64 aligned. */
-	if ((ev->header.size & 7) || session_attr_of(s, ev, &a))
+	if (a == ATTR_UNKNOWN &&
+	    ((ev->header.size & 7) || session_attr_of(s, ev, &a)))
 		return -EINVAL;
 	*attr = a;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
@@ -1190,11 +1194,11 @@ static u64 shown_offset(const struct perf_session *s, u64 pos)
 	return s->pipe ? pos - PIPE_HEADER_SIZE : pos;
 }
 
-int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
-		    perf_session_event_fn fn, void *ctx)
+static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
+		   struct perf_session_attr *attr, perf_session_event_fn fn,
+		   void *ctx)
 {
 	const union perf_event *ev = session_aligned(s, rec);
-	struct perf_session_attr *attr;
 	struct perf_sample sample;
 	bool has_time;
 	int ret;
@@ -1218,6 +1222,19 @@ int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	if (ev->header.type == PERF_RECORD_SAMPLE)
 		attr->nr_samples++;
 	return fn(s, ev, shown_offset(s, pos), &sample, attr, ctx);
+}
+
+int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
+		    perf_session_event_fn fn, void *ctx)
+{
+	return deliver(s, rec, pos, ATTR_UNKNOWN, fn, ctx);
+}
+
+int session_deliver_known(struct perf_session *s, const u8 *rec, u64 pos,
+			  s32 attr_idx, perf_session_event_fn fn, void *ctx)
+{
+	return deliver(s, rec, pos, attr_idx < 0 ? NULL : &s->attrs[attr_idx],
+		       fn, ctx);
 }
 
 #define PROGRESS_STEP (16ULL * 1024 * 1024)
