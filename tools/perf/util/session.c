@@ -659,8 +659,22 @@ static const char *ends_inside(const struct perf_session *s)
 static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 		       const u8 **rec, u64 *total)
 {
+	u64 end = s->buf_start + s->buf_len;
 	struct perf_counter_header h;
-	int ret = stream_fill(s, pos, sizeof(h), keep_from);
+	int ret;
+
+	/* Most records are whole in the buffer and carry no payload. */
+	if (pos >= s->buf_start && pos + sizeof(h) <= end) {
+		memcpy(&h, s->buf + (pos - s->buf_start), sizeof(h));
+		if (h.size >= sizeof(h) && pos + h.size <= end &&
+		    h.type != PERF_RECORD_AUXTRACE &&
+		    h.type != PERF_RECORD_HEADER_TRACING_DATA) {
+			*rec = s->buf + (pos - s->buf_start);
+			*total = h.size;
+			return 1;
+		}
+	}
+	ret = stream_fill(s, pos, sizeof(h), keep_from);
 
 	if (ret < 0)
 		goto read_error;
