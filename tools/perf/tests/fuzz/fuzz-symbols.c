@@ -14,7 +14,7 @@
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 /* Look up a few addresses and a name, so the tables are used. */
-static void query(const struct symtab *st)
+static void query(struct symtab *st)
 {
 	static const u64 addrs[] = {
 		0, 0x1000, 0x401000, 0xffffffff81000000ULL, ~0ULL,
