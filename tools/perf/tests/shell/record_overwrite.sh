@@ -7,11 +7,15 @@ need_tracepoint sched sched_switch
 need_sampling
 note_linux_perf
 
-# Markers: copies of sleep under names of their own, so that their
-# sched_switch samples tell when they ran.
+# Markers: copies of our perf under names of their own, whose two
+# threads hand a token back and forth, so that their sched_switch
+# samples tell when they ran.  Not copies of sleep: in the VM that is
+# busybox, which runs no applet under another name, and such a marker's
+# one switch, at its exit, can come after the parent's wait returns and
+# so after the dump that is to hold it.
 mkdir "$tmpdir/bin"
 for m in mark1 mark2 mark3 mark4 old new; do
-	cp "$(command -v sleep)" "$tmpdir/bin/$m"
+	cp "$PERF" "$tmpdir/bin/$m"
 done
 cp "$PERF" "$tmpdir/bin/"
 busy="$tmpdir/bin/perf test -w threads 2 3000"
@@ -19,7 +23,8 @@ page=$(getconf PAGESIZE)
 ncpus=$(getconf _NPROCESSORS_ONLN)
 
 mark() {
-	"$tmpdir/bin/$1" 0.01
+	"$tmpdir/bin/$1" test -w threads 1 20 ||
+		fail "the marker $1 failed"
 }
 
 # Wait until perf record's stderr ($1) names $2 dumps.
