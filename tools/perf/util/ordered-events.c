@@ -270,9 +270,11 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	struct perf_session_attr *attr;
 	struct oe_event *e;
 	bool has_time;
+	s32 attr_idx;
 
 	if (record_time(s, ev, &time, &has_time, &attr) < 0)
 		return session_decode_error(s, pos, ev, -EINVAL);
+	attr_idx = attr ? attr->idx : -1;
 	if (!has_time)
 		time = q->last_time;
 	/*
@@ -280,8 +282,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	 * carry: perf delivers those at once, and so do we.
 	 */
 	if (!time || time == UINT64_MAX)
-		return session_deliver_known(s, rec, pos, attr ? attr->idx : -1,
-					     fn, ctx);
+		return session_deliver_known(s, rec, pos, attr_idx, fn, ctx);
 	if (time < q->last_flushed)
 		s->stats.nr_unordered++;
 	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
@@ -289,7 +290,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e = &q->incoming[q->nr_incoming];
 	e->time = time;
 	e->pos = pos;
-	e->attr = attr ? attr->idx : -1;
+	e->attr = attr_idx;
 	e->chunk = NULL;
 	e->rec = queue_copy(q, rec, &e->chunk);
 	if (!e->rec)

@@ -663,14 +663,15 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 	struct perf_counter_header h;
 	int ret;
 
-	/* Most records are whole in the buffer and carry no payload. */
+	/* Most records lie whole in the buffer: no refill to ask for. */
 	if (pos >= s->buf_start && pos + sizeof(h) <= end) {
-		memcpy(&h, s->buf + (pos - s->buf_start), sizeof(h));
+		const u8 *p = s->buf + (pos - s->buf_start);
+
+		memcpy(&h, p, sizeof(h));
 		if (h.size >= sizeof(h) && pos + h.size <= end &&
-		    h.type != PERF_RECORD_AUXTRACE &&
-		    h.type != PERF_RECORD_HEADER_TRACING_DATA) {
-			*rec = s->buf + (pos - s->buf_start);
-			*total = h.size;
+		    pos + h.size + payload_size(p) <= end) {
+			*rec = p;
+			*total = h.size + payload_size(p);
 			return 1;
 		}
 	}

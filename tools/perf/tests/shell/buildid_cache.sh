@@ -167,9 +167,10 @@ replace() {
 # The workload's objects only: its clock_gettime() calls may be sampled
 # in the vdso, which we resolve from our own (the same kernel's) and
 # Linux perf 6.1 leaves raw in a file recorded with -N (perf-report.txt).
+workload_dsos=perf,libperf-hot.so
 check_symbols() {
 	for f in ours linux; do
-		same_report "$tmpdir/$f.data" -s sym --dsos perf,libperf-hot.so
+		same_report "$tmpdir/$f.data" -s sym --dsos $workload_dsos
 		for s in workload_hot_a workload_hot_b hot_lib_loop; do
 			grep -q "\] $s *\$" "$tmpdir/ours.txt" ||
 				fail "no $s in our report of $f.data ($1)"
@@ -198,12 +199,11 @@ check_symbols "replaced by /bin/true"
 mkdir -p "$tmpdir/symfs"
 # The workload's objects only, as above: the vdso's samples differ.
 same_report "$tmpdir/linux.data" -s sym --symfs "$tmpdir/symfs" \
-	--dsos perf,libperf-hot.so
+	--dsos $workload_dsos
 grep -q workload_hot_a "$tmpdir/ours.txt" && fail "--symfs: the cache in \$HOME was read"
 cp -a "$HOME/.debug" "$tmpdir/symfs/" || fail "cannot copy the cache"
-# The workload's objects only, as above: the vdso's samples differ.
 same_report "$tmpdir/linux.data" -s sym --symfs "$tmpdir/symfs" \
-	--dsos perf,libperf-hot.so
+	--dsos $workload_dsos
 grep -q "\] workload_hot_a *\$" "$tmpdir/ours.txt" || fail "--symfs: DIR/.debug was not read"
 
 # A recording of another kernel: the kernel's build id in the header
@@ -220,9 +220,8 @@ if [ -n "$kid" ] && [ -n "$ksym" ]; then
 	kdir="$HOME/.debug/[kernel.kallsyms]/$fake"
 	mkdir -p "$kdir" || fail "cannot make $kdir"
 	sed "s/ \([tTwW]\) $ksym\$/ \1 cached_$ksym/" /proc/kallsyms > "$kdir/kallsyms"
-	# The vdso's samples differ (above): not among the objects.
 	same_report "$tmpdir/fake.data" -s sym \
-		--dsos perf,libperf-hot.so,'[kernel.kallsyms]'
+		--dsos "$workload_dsos,[kernel.kallsyms]"
 	grep -q "\] cached_$ksym *\$" "$tmpdir/ours.txt" ||
 		fail "no cached_$ksym: the cache's kallsyms was not read"
 	"$PERF" buildid-cache -M "$tmpdir/fake.data" > "$tmpdir/ours.m"
