@@ -9,26 +9,56 @@
 #include <dwarf.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <elfutils/libdw.h>
 #include "array.h"
 #include "cfi-rules.h"
+#include "symbol.h"
+
+/*
+ * The .debug_frame of an object, for code its .eh_frame has no entry
+ * for: where libdwfl takes it from, the object itself when it has
+ * DWARF, else its separate debug file.  Looked for on first need, once
+ * for every process that maps the object; and the debug sections are
+ * decompressed only where there is a .debug_frame to read.  libdwfl
+ * decompresses them in each process's Dwfl, CFI or not: for the
+ * dynamic loader's debug file, on every exec, it was a quarter of a
+ * report's time.
+ */
+struct cfi_debug {
+	bool tried;
+	char *path;		/* the separate debug file with .debug_frame */
+	int fd;
+	Elf *elf;		/* the separate debug file's */
+	Dwarf *dw;
+	Dwarf_CFI *cfi;		/* NULL: none; owned by dw */
+};
 
 struct cfi_table {
 	int fd;
 	Elf *elf;
 	Dwarf_CFI *eh;			/* NULL: no .eh_frame, or not x86-64 */
+	char *name;			/* the DSO's name, for its debug file */
+	struct build_id bid;
+	struct cfi_debug debug;
 	struct cfi_rule *rules;		/* open addressing by address */
 	u32 size, nr;
 };
 
-struct cfi_table *cfi_table__new(const char *path)
+struct cfi_table *cfi_table__new(const char *path, const char *name,
+				 const struct build_id *bid)
 {
 	struct cfi_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
+	t->debug.fd = -1;
+	t->name = strdup(name);
+	if (bid)
+		t->bid = *bid;
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0)
 		return t;
@@ -40,12 +70,96 @@ struct cfi_table *cfi_table__new(const char *path)
 	return t;
 }
 
+static void debug_close(struct cfi_debug *d)
+{
+	if (d->dw)
+		dwarf_end(d->dw);
+	elf_end(d->elf);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->path);
+}
+
+/* Whether @elf has a section whose name starts with @prefix. */
+static bool has_section(Elf *elf, const char *prefix)
+{
+	size_t len = strlen(prefix), shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strncmp(name, prefix, len))
+			return true;
+	}
+	return false;
+}
+
+/* The DWARF of @elf where it has a .debug_frame, else NULL. */
+static Dwarf *frame_dwarf(Elf *elf)
+{
+	if (!has_section(elf, ".debug_frame") &&
+	    !has_section(elf, ".zdebug_frame"))
+		return NULL;
+	return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+}
+
+/* The separate debug file of @t's object, if it has a .debug_frame. */
+static void open_debug_file(struct cfi_table *t, struct cfi_debug *d)
+{
+	char path[PATH_MAX];
+
+	if (!t->name ||
+	    symfs__find_debug(t->name, &t->bid, path, sizeof(path)))
+		return;
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd >= 0)
+		d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
+	if (d->elf)
+		d->dw = frame_dwarf(d->elf);
+	if (d->dw)
+		d->path = strdup(path);
+}
+
+/* The .debug_frame rules of @t's object, as libdwfl would find them. */
+static Dwarf_CFI *debug_cfi(struct cfi_table *t)
+{
+	struct cfi_debug *d = &t->debug;
+
+	if (d->tried)
+		return d->cfi;
+	d->tried = true;
+	if (!t->elf)
+		return NULL;
+	/* DWARF of its own: libdwfl looks no further. */
+	if (has_section(t->elf, ".debug_") || has_section(t->elf, ".zdebug_"))
+		d->dw = dwarf_begin_elf(t->elf, DWARF_C_READ, NULL);
+	if (!d->dw)
+		open_debug_file(t, d);
+	if (d->dw)
+		d->cfi = dwarf_getcfi(d->dw);
+	return d->cfi;
+}
+
+const char *cfi_table__debug_file(struct cfi_table *t)
+{
+	return debug_cfi(t) ? t->debug.path : NULL;
+}
+
 void cfi_table__delete(struct cfi_table *t)
 {
 	if (!t)
 		return;
+	debug_close(&t->debug);
 	if (t->eh)
 		dwarf_cfi_end(t->eh);
+	free(t->name);
 	elf_end(t->elf);
 	if (t->fd >= 0)
 		close(t->fd);
@@ -122,7 +236,11 @@ static void compile_rule(struct cfi_table *t, struct cfi_rule *r)
 	int reg;
 
 	r->status = CFI_RULE_NONE;
-	if (!t->eh || dwarf_cfi_addrframe(t->eh, r->addr, &frame))
+	if (!t->eh)
+		return;
+	if (dwarf_cfi_addrframe(t->eh, r->addr, &frame) &&
+	    (!debug_cfi(t) ||
+	     dwarf_cfi_addrframe(t->debug.cfi, r->addr, &frame)))
 		return;
 	r->status = CFI_RULE_OTHER;
 	/* A signal frame changes how its caller's address is looked up. */

@@ -13,11 +13,14 @@
  * that every later frame at that address is one table lookup and a few
  * loads from the stack copy.
  *
+ * An address with no .eh_frame entry takes its rule from .debug_frame,
+ * as libdwfl does: the object's own, or its separate debug file's.
+ *
  * Only what the x86-64 psABI's compilers emit is compiled: CFA =
  * register + offset, registers saved at or computed from the CFA,
  * copied from another register, undefined or unchanged.  A rule that is
  * a general DWARF expression, a signal frame's, or an address with no
- * .eh_frame entry is not: the caller walks such a stack with libdwfl,
+ * .eh_frame or .debug_frame entry is not: the caller walks such a stack with libdwfl,
  * which knows them all, so the result is the same either way.
  */
 #define CFI_NR_REGS	17	/* DWARF registers 0-15, and 16: the return address */
@@ -33,7 +36,7 @@ enum cfi_how {
 
 enum cfi_status {
 	CFI_RULE_OK,
-	CFI_RULE_NONE,		/* no .eh_frame entry for the address */
+	CFI_RULE_NONE,		/* no .eh_frame or .debug_frame entry for it */
 	CFI_RULE_OTHER,		/* there is one, but not of the forms above */
 };
 
@@ -56,10 +59,23 @@ struct cfi_regs {
 };
 
 struct cfi_table;
+struct build_id;
 
-/* The rules of the object at @path; NULL only when out of memory. */
-struct cfi_table *cfi_table__new(const char *path);
+/*
+ * The rules of the object at @path, the file of the DSO @name with
+ * build id @bid (for its separate debug file); NULL only when out of
+ * memory.
+ */
+struct cfi_table *cfi_table__new(const char *path, const char *name,
+				 const struct build_id *bid);
 void cfi_table__delete(struct cfi_table *t);
+
+/*
+ * The separate debug file whose .debug_frame the rules come from, or
+ * NULL: none, the object has its own debug sections, or the file has
+ * no .debug_frame.
+ */
+const char *cfi_table__debug_file(struct cfi_table *t);
 
 /* The rule at object address @addr, compiled on first use; or NULL. */
 const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr);

@@ -97,6 +97,7 @@ struct unwind_module {
 	const struct map *map;		/* it was reported for (maps never change) */
 	struct dso *dso;
 	u64 bias;
+	struct unwinder *u;
 	struct unwind_module *next;	/* all of them, for freeing */
 };
 
@@ -128,10 +129,17 @@ struct unwinder {
 	struct unwind_stats stats;
 };
 
+static struct unwind_object *find_object(struct unwinder *u,
+					 struct dso *dso);
+static struct cfi_table *object_cfi(struct unwind_object *o);
+
 /*
  * .debug_frame of an object whose code has no .eh_frame for an address:
  * its separate debug file, found as its symbols are (symbol.h), under
- * --symfs too.  The module's userdata is its struct unwind_module.
+ * --symfs too, and only where that file has a .debug_frame; it is the
+ * one the compiled rules read (cfi_table__debug_file()).  Without one,
+ * libdwfl would decompress the file's DWARF in each process for
+ * nothing.  The module's userdata is its struct unwind_module.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
@@ -139,11 +147,12 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	const struct unwind_module *m = *userdata;
-	char path[PATH_MAX];
+	struct unwind_object *o = m ? find_object(m->u, m->dso) : NULL;
+	struct cfi_table *cfi = o ? object_cfi(o) : NULL;
+	const char *path = cfi ? cfi_table__debug_file(cfi) : NULL;
 	int fd;
 
-	if (!m || symfs__find_debug(m->dso->long_name, &m->dso->bid, path,
-				    sizeof(path)))
+	if (!path)
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -382,7 +391,7 @@ static void report_new_module(struct unwind_proc *p, const struct map *map,
 		free(m);
 		return;
 	}
-	*m = (struct unwind_module){ map, dso, bias, p->u->modules };
+	*m = (struct unwind_module){ map, dso, bias, p->u, p->u->modules };
 	p->u->modules = m;
 	*userdata = m;
 }
@@ -592,17 +601,24 @@ static struct unwind_object *object_at(struct unwinder *u, u64 pc,
 	return o;
 }
 
+/* The object's compiled rules, made on first use; NULL without memory. */
+static struct cfi_table *object_cfi(struct unwind_object *o)
+{
+	if (!o->cfi)
+		o->cfi = cfi_table__new(o->path, o->dso->long_name,
+					&o->dso->bid);
+	return o->cfi;
+}
+
 /* The compiled rule for the code at @pc of the sampled process, or NULL. */
 static const struct cfi_rule *rule_at(struct unwinder *u, u64 pc)
 {
 	u64 vaddr;
 	struct unwind_object *o = object_at(u, pc, &vaddr);
 
-	if (!o)
+	if (!o || !object_cfi(o))
 		return NULL;
-	if (!o->cfi)
-		o->cfi = cfi_table__new(o->path);
-	return o->cfi ? cfi_table__find(o->cfi, vaddr) : NULL;
+	return cfi_table__find(o->cfi, vaddr);
 }
 
 static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
@@ -626,8 +642,8 @@ static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
  * The user frames of the sample by compiled rules (cfi-rules.h), as
  * libdwfl would find them.  False, with nothing kept, at a frame that
  * needs what only libdwfl does: a rule that was not compiled, or code
- * with no .eh_frame entry (libdwfl then tries .debug_frame, and the
- * frame pointer where there is no CFI at all).
+ * with neither a .eh_frame nor a .debug_frame entry (libdwfl then
+ * tries the frame pointer).
  */
 static bool walk_by_rules(struct unwinder *u, u64 ip)
 {
