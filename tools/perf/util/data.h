@@ -215,9 +215,15 @@ struct perf_session {
 	u64 tracing_data_size;
 	void *own_tracing_data;
 
-	/* the read buffer: a stream's, or a file's data (pread) */
+	/*
+	 * The read buffer: a stream's, or a file's data (pread).  buf is
+	 * the data of block, a struct session_block that records the time
+	 * order queue holds may pin (session-internal.h).
+	 */
 	u8 *buf;
 	size_t buf_cap;
+	struct session_block *block;
+	struct session_block *free_blocks;
 	u64 buf_start;			/* stream or file offset of buf[0] */
 	size_t buf_len;
 	bool eof;

@@ -20,18 +20,10 @@ struct oe_event {
 	u64 time;
 	u64 pos;
 	const u8 *rec;
-	struct oe_chunk *chunk;		/* holds the record's copy */
+	struct session_block *block;	/* holds the record: pinned */
 	s32 attr;			/* its attr's index, -1: none */
 };
 
-struct oe_chunk {
-	size_t used;
-	size_t cap;
-	u32 live;
-	u64 data[];
-};
-
-#define OE_CHUNK_SIZE	(4U << 20)
 #define OE_MAX_QUEUED	(4U << 20)
 
 struct perf_session_queue {
@@ -47,29 +39,27 @@ struct perf_session_queue {
 	u64 next_flush;			/* the next round flushes up to it */
 	u64 last_flushed;		/* time of the last delivered record */
 	u64 last_time;			/* time given to records without one */
-	struct oe_chunk *chunk;		/* where copies go */
-	struct oe_chunk *spare;
+	struct session_block *copies;	/* where copies go: pinned */
 };
 
-static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c);
-
-void session_queue_free(struct perf_session_queue *q)
+void session_queue_free(struct perf_session *s)
 {
+	struct perf_session_queue *q = s->queue;
 	u32 i;
 
 	if (!q)
 		return;
-	/* Records still queued after a stop hold their chunks. */
+	/* Records still queued after a stop pin their blocks. */
 	for (i = 0; i < q->nr_pending; i++)
-		chunk_release(q, q->pending[i].chunk);
+		session_block_put(s, q->pending[i].block);
 	for (i = 0; i < q->nr_incoming; i++)
-		chunk_release(q, q->incoming[i].chunk);
+		session_block_put(s, q->incoming[i].block);
+	session_block_put(s, q->copies);
 	free(q->pending);
 	free(q->incoming);
 	free(q->tmp);
-	free(q->chunk);
-	free(q->spare);
 	free(q);
+	s->queue = NULL;
 }
 
 static int grow(struct oe_event **a, u32 *cap, u32 need)
@@ -140,47 +130,34 @@ static struct oe_event *oe_sort(struct oe_event *a, struct oe_event *tmp,
 	return a;
 }
 
-static void chunk_release(struct perf_session_queue *q, struct oe_chunk *c)
-{
-	if (!c || --c->live || c == q->chunk)
-		return;
-	if (!q->spare) {
-		q->spare = c;
-		return;
-	}
-	free(c);
-}
-
-/* Streams reuse their buffer: a queued record needs its own copy. */
-static const u8 *queue_copy(struct perf_session_queue *q, const u8 *rec,
-			    struct oe_chunk **chunk)
+/*
+ * A queued record stays where it was read, in the read buffer's block,
+ * which it pins.  Records unpacked from COMPRESSED ones lie in a buffer
+ * that the next one overwrites: they are copied.
+ */
+static const u8 *queue_hold(struct perf_session *s, const u8 *rec,
+			    struct session_block **block)
 {
 	const struct perf_counter_header h = session_rec_header(rec);
+	struct perf_session_queue *q = s->queue;
 	size_t len = PERF_ALIGN8(h.size);
-	struct oe_chunk *c = q->chunk;
+	struct session_block *c = q->copies;
 	u8 *dst;
 
-	if (c && !c->live)
-		c->used = 0;
+	*block = session_block_pin(s, rec);
+	if (*block)
+		return rec;
 	if (!c || c->used + len > c->cap) {
-		if (c && !c->live)
-			free(c);
-		c = q->spare;
-		q->spare = NULL;
-		if (!c)
-			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
+		session_block_put(s, c);
+		c = q->copies = session_block_get(s, len);
 		if (!c)
 			return NULL;
-		c->used = 0;
-		c->cap = OE_CHUNK_SIZE;
-		c->live = 0;
-		q->chunk = c;
 	}
 	dst = (u8 *)c->data + c->used;
 	memcpy(dst, rec, h.size);
 	c->used += len;
-	c->live++;
-	*chunk = c;
+	c->pins++;
+	*block = c;
 	return dst;
 }
 
@@ -210,10 +187,10 @@ static int queue_flush(struct perf_session *s, u64 limit,
 		ret = session_deliver_known(s, merged[i].rec, merged[i].pos,
 					    merged[i].attr, fn, ctx);
 		q->last_flushed = merged[i].time;
-		chunk_release(q, merged[i].chunk);
+		session_block_put(s, merged[i].block);
 	}
 	for (; ret && i < n; i++)
-		chunk_release(q, merged[i].chunk);
+		session_block_put(s, merged[i].block);
 	q->nr_pending = n - i;
 	memcpy(q->pending, merged + i, q->nr_pending * sizeof(*merged));
 	return ret;
@@ -291,8 +268,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e->time = time;
 	e->pos = pos;
 	e->attr = attr_idx;
-	e->chunk = NULL;
-	e->rec = queue_copy(q, rec, &e->chunk);
+	e->rec = queue_hold(s, rec, &e->block);
 	if (!e->rec)
 		return -ENOMEM;
 	q->nr_incoming++;
@@ -326,7 +302,7 @@ static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
 
 static int ordered_begin(struct perf_session *s)
 {
-	session_queue_free(s->queue);
+	session_queue_free(s);
 	s->queue = calloc(1, sizeof(*s->queue));
 	return s->queue ? 0 : -ENOMEM;
 }
@@ -347,8 +323,7 @@ static int ordered_end(struct perf_session *s, int ret,
 		else
 			ret = flush;
 	}
-	session_queue_free(s->queue);
-	s->queue = NULL;
+	session_queue_free(s);
 	return ret;
 }
 

@@ -54,6 +54,30 @@ int session_attr_of(struct perf_session *s, const union perf_event *ev,
 const union perf_event *session_aligned(struct perf_session *s,
 					const u8 *rec);
 
-void session_queue_free(struct perf_session_queue *q);
+/*
+ * Memory that records lie in: the read buffer, and the queue's copies
+ * of records that come from elsewhere (unpacked from COMPRESSED ones).
+ * Each holder of a record in a block pins it; a block goes back to the
+ * session's free list when its last pin goes.  The reader pins the
+ * read buffer's block while it reads into it, and never moves or
+ * overwrites the bytes of a block that another pin holds: the queue
+ * keeps pointers to records there instead of copies.
+ */
+struct session_block {
+	struct session_block *next;	/* on the free list */
+	size_t cap;
+	size_t used;			/* for copies: bytes taken */
+	u32 pins;
+	u64 data[];
+};
+
+/* A block of at least @cap bytes, pinned once; NULL without memory. */
+struct session_block *session_block_get(struct perf_session *s, size_t cap);
+void session_block_put(struct perf_session *s, struct session_block *b);
+/* The read buffer's block, pinned once more, if @rec lies in it. */
+struct session_block *session_block_pin(struct perf_session *s,
+					const u8 *rec);
+
+void session_queue_free(struct perf_session *s);
 
 #endif /* __PERF_UTIL_SESSION_INTERNAL_H */

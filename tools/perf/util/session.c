@@ -520,20 +520,107 @@ static int open_file_mode(struct perf_session *s)
 
 /* ---- records, from the mapping or a stream ---- */
 
+/* ---- blocks ---- */
+
+struct session_block *session_block_get(struct perf_session *s, size_t cap)
+{
+	struct session_block *b = s->free_blocks;
+
+	if (b && b->cap >= cap) {
+		s->free_blocks = b->next;
+	} else {
+		if (cap < STREAM_BUF_SIZE)
+			cap = STREAM_BUF_SIZE;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->cap = cap;
+	}
+	b->next = NULL;
+	b->used = 0;
+	b->pins = 1;
+	return b;
+}
+
+void session_block_put(struct perf_session *s, struct session_block *b)
+{
+	if (!b || --b->pins)
+		return;
+	/* Larger ones were for one large record: not kept for the rest. */
+	if (b->cap > STREAM_BUF_SIZE) {
+		free(b);
+		return;
+	}
+	b->next = s->free_blocks;
+	s->free_blocks = b;
+}
+
+struct session_block *session_block_pin(struct perf_session *s,
+					const u8 *rec)
+{
+	if (!s->block || rec < s->buf || rec >= s->buf + s->buf_len)
+		return NULL;
+	s->block->pins++;
+	return s->block;
+}
+
+static void blocks_free(struct perf_session *s)
+{
+	session_block_put(s, s->block);
+	s->block = NULL;
+	s->buf = NULL;
+	s->buf_cap = 0;
+	while (s->free_blocks) {
+		struct session_block *b = s->free_blocks;
+
+		s->free_blocks = b->next;
+		free(b);
+	}
+}
+
+/*
+ * The buffer's bytes from @drop on, moved to its front, in a buffer of
+ * at least @cap bytes.  Where queued records pin the block, they stay
+ * where they are and the bytes go to another block.
+ */
+static int buffer_repack(struct perf_session *s, size_t drop, size_t cap)
+{
+	struct session_block *b = s->block, *nb;
+	size_t keep = s->buf_len - drop;
+
+	if (b && b->pins == 1 && cap <= b->cap) {
+		memmove(b->data, s->buf + drop, keep);
+	} else if (b && b->pins == 1) {
+		nb = realloc(b, sizeof(*b) + cap);
+		if (!nb)
+			return -ENOMEM;
+		nb->cap = cap;
+		memmove(nb->data, (u8 *)nb->data + drop, keep);
+		s->block = nb;
+	} else {
+		nb = session_block_get(s, cap);
+		if (!nb)
+			return -ENOMEM;
+		if (keep)
+			memcpy(nb->data, s->buf + drop, keep);
+		session_block_put(s, b);
+		s->block = nb;
+	}
+	s->buf = (u8 *)s->block->data;
+	s->buf_cap = s->block->cap;
+	s->buf_len = keep;
+	s->buf_start += drop;
+	return 0;
+}
+
 /* Double the stream buffer, up to the @want bytes a record needs. */
 static int stream_grow(struct perf_session *s, size_t want)
 {
 	size_t cap = s->buf_cap ? s->buf_cap * 2 : STREAM_BUF_SIZE;
-	u8 *p;
 
 	if (cap > want && want > s->buf_cap)
 		cap = want > STREAM_BUF_SIZE ? want : STREAM_BUF_SIZE;
-	p = realloc(s->buf, cap);
-	if (!p)
-		return -ENOMEM;
-	s->buf = p;
-	s->buf_cap = cap;
-	return 0;
+	return buffer_repack(s, 0, cap);
 }
 
 /* A file's data is read from its start again, into the buffer. */
@@ -541,6 +628,9 @@ static void buffer_rewind(struct perf_session *s)
 {
 	if (s->stream)
 		return;
+	/* Bytes queued records still point at are not overwritten. */
+	if (s->block && s->block->pins > 1)
+		buffer_repack(s, s->buf_len, s->buf_cap);
 	s->buf_start = s->data_offset;
 	s->buf_len = 0;
 	s->eof = false;
@@ -569,13 +659,15 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 
 	if (end <= s->buf_start + s->buf_len)
 		return 0;
-	if (keep_from > s->buf_start) {
-		size_t drop = keep_from - s->buf_start;
-
-		memmove(s->buf, s->buf + drop, s->buf_len - drop);
-		s->buf_len -= drop;
-		s->buf_start = keep_from;
-	}
+	/*
+	 * Bytes before @keep_from go, moving the rest to the front; but a
+	 * block that queued records pin is left alone while it has room.
+	 */
+	if (keep_from > s->buf_start &&
+	    (!s->block || s->block->pins == 1 ||
+	     end - s->buf_start > s->buf_cap) &&
+	    buffer_repack(s, keep_from - s->buf_start, s->buf_cap))
+		return -ENOMEM;
 	off = end - s->buf_start;
 	if (off > STREAM_BUF_MAX)
 		return -EFBIG;
@@ -1039,18 +1131,17 @@ void perf_session__close(struct perf_session *s)
 	if (s->own_fd)
 		close(s->fd);
 	s->own_fd = false;
-	free(s->buf);
+	/* Queued records pin blocks of the buffer: they go first. */
+	session_queue_free(s);
+	blocks_free(s);
 	free(s->scratch);
 	free(s->own_tracing_data);
-	session_queue_free(s->queue);
 	decomp_free(s);
 	s->attrs = NULL;
 	s->ids.slots = NULL;
 	s->map = NULL;
-	s->buf = NULL;
 	s->scratch = NULL;
 	s->own_tracing_data = NULL;
-	s->queue = NULL;
 	s->nr_attrs = 0;
 	s->fd = -1;
 }
