@@ -276,10 +276,34 @@ static void builder__dedupe(struct sym_builder *b)
 	b->nr = out;
 }
 
+/*
+ * Symbols mostly come sorted (kallsyms: the kernel's all, then each
+ * module's in its own order): only what follows the sorted start is
+ * sorted, then merged with it.  The start's symbols came first, so on
+ * equal addresses they stay first, as raw_sym__cmp() orders them.
+ */
 static void builder__sort(struct sym_builder *b)
 {
-	if (b->nr > 1)
+	size_t head = 1, i, j, k, tail;
+	struct raw_sym *t;
+
+	while (head < b->nr && b->v[head - 1].start <= b->v[head].start)
+		head++;
+	if (head >= b->nr)
+		return;
+	tail = b->nr - head;
+	t = malloc(tail * sizeof(*t));
+	if (!t) {
 		qsort(b->v, b->nr, sizeof(*b->v), raw_sym__cmp);
+		return;
+	}
+	memcpy(t, b->v + head, tail * sizeof(*t));
+	qsort(t, tail, sizeof(*t), raw_sym__cmp);
+	/* From the back: the larger of the two ends goes last. */
+	for (i = head, j = tail, k = b->nr; j; )
+		b->v[--k] = i && b->v[i - 1].start > t[j - 1].start ?
+			    b->v[--i] : t[--j];
+	free(t);
 }
 
 /* Sort, size and dedupe what was added so far. */
@@ -288,6 +312,35 @@ static void builder__finish(struct sym_builder *b, bool kallsyms)
 	builder__sort(b);
 	builder__fixup_end(b, kallsyms);
 	builder__dedupe(b);
+}
+
+/*
+ * The last table emitted takes the builder's array: a symbol is smaller
+ * than a raw_sym, so each moves down within it, read before it is
+ * overwritten.  No second array of 100k kernel symbols to fault in.
+ */
+static int builder__emit_last(struct sym_builder *b, struct symtab *st,
+			      int module)
+{
+	struct symbol *syms = (struct symbol *)b->v, *shrunk;
+	size_t i, n = 0;
+
+	_Static_assert(sizeof(*syms) <= sizeof(*b->v), "symbols move down");
+	for (i = 0; i < b->nr; i++) {
+		const struct raw_sym r = b->v[i];
+
+		if (module < 0 || r.module == module)
+			syms[n++] = (struct symbol){ r.start, r.end, r.name };
+	}
+	b->v = NULL;
+	b->nr = b->alloc = 0;
+	shrunk = realloc(syms, (n ? n : 1) * sizeof(*syms));
+	st->syms = shrunk ? shrunk : syms;
+	st->nr = n;
+	st->names = b->pool.arena;
+	b->pool.arena = NULL;
+	b->pool.left = 0;
+	return st->syms ? (int)n : -ENOMEM;
 }
 
 /*
@@ -300,17 +353,13 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 	size_t i, n = 0;
 
 	symtab__exit(st);
+	if (last)
+		return builder__emit_last(b, st, module);
 	for (i = 0; i < b->nr; i++)
 		n += module < 0 || b->v[i].module == module;
-	if (last) {
-		st->names = b->pool.arena;
-		b->pool.arena = NULL;
-		b->pool.left = 0;
-	} else {
-		st->names = arena__new(NAMES_CHUNK);
-		if (!st->names)
-			return -ENOMEM;
-	}
+	st->names = arena__new(NAMES_CHUNK);
+	if (!st->names)
+		return -ENOMEM;
 	st->syms = malloc((n ? n : 1) * sizeof(*st->syms));
 	if (!st->syms)
 		return -ENOMEM;
@@ -323,7 +372,7 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 		s = &st->syms[st->nr++];
 		s->start = r->start;
 		s->end = r->end;
-		s->name = last ? r->name : arena__strdup(st->names, r->name);
+		s->name = arena__strdup(st->names, r->name);
 		if (!s->name)
 			return -ENOMEM;
 	}
@@ -1220,6 +1269,8 @@ static int kallsyms__read(struct kallsyms_state *ks, const char *path)
 
 	if (!f)
 		return -errno;
+	/* /proc says 1 KiB blocks: 5000 reads of the kernel's 120k lines. */
+	setvbuf(f, NULL, _IOFBF, 64 << 10);
 	while (!err && getline(&line, &cap, f) > 0)
 		err = kallsyms__line(ks, line);
 	free(line);
