@@ -80,32 +80,11 @@ static void debug_close(struct cfi_debug *d)
 	free(d->path);
 }
 
-/* Whether @elf has a section whose name starts with @prefix. */
-static bool has_section(Elf *elf, const char *prefix)
-{
-	size_t len = strlen(prefix), shstrndx;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strncmp(name, prefix, len))
-			return true;
-	}
-	return false;
-}
-
 /* The DWARF of @elf where it has a .debug_frame, else NULL. */
 static Dwarf *frame_dwarf(Elf *elf)
 {
-	if (!has_section(elf, ".debug_frame") &&
-	    !has_section(elf, ".zdebug_frame"))
+	if (!elf__has_section(elf, ".debug_frame") &&
+	    !elf__has_section(elf, ".zdebug_frame"))
 		return NULL;
 	return dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 }
@@ -138,7 +117,7 @@ static Dwarf_CFI *debug_cfi(struct cfi_table *t)
 	if (!t->elf)
 		return NULL;
 	/* DWARF of its own: libdwfl looks no further. */
-	if (has_section(t->elf, ".debug_") || has_section(t->elf, ".zdebug_"))
+	if (elf__has_section(t->elf, ".debug_") || elf__has_section(t->elf, ".zdebug_"))
 		d->dw = dwarf_begin_elf(t->elf, DWARF_C_READ, NULL);
 	if (!d->dw)
 		open_debug_file(t, d);

@@ -149,7 +149,8 @@ static const u8 *queue_hold(struct perf_session *s, const u8 *rec,
 		return rec;
 	if (!c || c->used + len > c->cap) {
 		session_block_put(s, c);
-		c = q->copies = session_block_get(s, len);
+		c = session_block_get(s, len);
+		q->copies = c;
 		if (!c)
 			return NULL;
 	}

@@ -37,33 +37,13 @@ static const char *reg_name(unsigned int nr)
 	       x86_64_regs[nr] : NULL;
 }
 
-static bool has_debug_info(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".debug_info"))
-			return true;
-	}
-	return false;
-}
-
 static int probe_dwarf__try(struct probe_dwarf *pd, const char *path)
 {
 	pd->fd = open(path, O_RDONLY);
 	if (pd->fd < 0)
 		return -errno;
 	pd->elf = elf_begin(pd->fd, ELF_C_READ_MMAP, NULL);
-	if (pd->elf && has_debug_info(pd->elf))
+	if (pd->elf && elf__has_section(pd->elf, ".debug_info"))
 		pd->dw = dwarf_begin_elf(pd->elf, DWARF_C_READ, NULL);
 	if (pd->dw) {
 		snprintf(pd->path, sizeof(pd->path), "%s", path);

@@ -333,7 +333,8 @@ static int builder__emit_last(struct sym_builder *b, struct symtab *st,
 			syms[n++] = (struct symbol){ r.start, r.end, r.name };
 	}
 	b->v = NULL;
-	b->nr = b->alloc = 0;
+	b->nr = 0;
+	b->alloc = 0;
 	shrunk = realloc(syms, (n ? n : 1) * sizeof(*syms));
 	st->syms = shrunk ? shrunk : syms;
 	st->nr = n;
@@ -1081,6 +1082,26 @@ int symfs__find_debug(const char *path, const struct build_id *bid,
 	elf_obj__close(&dbg);
 	elf_obj__close(&rt);
 	return err;
+}
+
+bool elf__has_section(struct Elf *elf, const char *prefix)
+{
+	size_t len = strlen(prefix), shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strncmp(name, prefix, len))
+			return true;
+	}
+	return false;
 }
 
 int symtab__load_cached(struct symtab *st, const struct build_id *bid,

@@ -126,4 +126,8 @@ int symfs__find_object(const char *path, const struct build_id *bid,
 int symfs__find_debug(const char *path, const struct build_id *bid,
 		      char *found, size_t found_size);
 
+struct Elf;
+/* Whether @elf has a section with contents whose name starts @prefix. */
+bool elf__has_section(struct Elf *elf, const char *prefix);
+
 #endif /* __PERF_UTIL_SYMBOL_H */

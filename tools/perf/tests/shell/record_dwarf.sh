@@ -170,7 +170,8 @@ cp "$src/libcfi-wl-df.debug" "$df/"
 # libdwfl reads the debug file again in each process: the library's
 # code is not "code without CFI".
 same_as_dwfl "$tmpdir/df.data" 90
-set -- $(sed -n 's/^unwind: \([0-9]*\) samples .*, \([0-9]*\) at code without CFI$/\1 \2/p' "$tmpdir/rules.err")
+set -- $(sed -n 's/^unwind: \([0-9]*\) samples .*, \([0-9]*\) at code without CFI$/\1 \2/p' \
+	"$tmpdir/rules.err")
 [ $# = 2 ] && [ $(($2 * 10)) -lt "$1" ] ||
 	fail ".debug_frame not compiled into rules: $(cat "$tmpdir/rules.err")"
 folded "$tmpdir/df.data"
