@@ -1686,6 +1686,97 @@ static int check_order(struct test_ctx *ctx, const struct seen *seen)
 	return TEST_OK;
 }
 
+/*
+ * Many read buffers of data: rounds of two interleaved CPUs' runs, so
+ * that a round's records stay queued while the next round is read, and
+ * the reader moves on from blocks that queued records pin.  Each
+ * sample's ip and period derive from its time: a queued record whose
+ * bytes were overwritten would show it.
+ */
+#define BIG_ROUNDS	8
+#define BIG_PER_CPU	4000
+
+static u64 big_ip(u64 time)
+{
+	return 0x400000 + time * 3;
+}
+
+static void build_big_ordered(struct perf_fbuf *b)
+{
+	struct tsample t = { 0, 7, 7, 0, 0, 0, 1, 0, { 0 } };
+	int r, cpu, k;
+
+	for (r = 0; r < BIG_ROUNDS; r++) {
+		for (cpu = 0; cpu < 2; cpu++) {
+			for (k = 0; k < BIG_PER_CPU; k++) {
+				t.time = 1 + (u64)r * 2 * BIG_PER_CPU + 2 * k + cpu;
+				t.ip = big_ip(t.time);
+				t.period = t.time ^ 0x5555;
+				t.cpu = cpu;
+				put_sample(b, &t);
+			}
+		}
+		put_round(b);
+	}
+}
+
+struct big_seen {
+	u64 nr;
+	u64 last_time;
+	u64 bad;		/* samples out of order or not as written */
+};
+
+static int check_big(struct perf_session *s, const union perf_event *ev,
+		     u64 off, const struct perf_sample *sample,
+		     struct perf_session_attr *attr, void *ctx)
+{
+	struct big_seen *seen = ctx;
+
+	if (ev->header.type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (!sample || sample->time <= seen->last_time ||
+	    sample->ip != big_ip(sample->time) ||
+	    sample->period != (sample->time ^ 0x5555))
+		seen->bad++;
+	if (sample)
+		seen->last_time = sample->time;
+	seen->nr++;
+	return 0;
+}
+
+static int check_big_ordered(struct test_ctx *ctx, bool pipe_form)
+{
+	const char *path = tmp_path("order.data");
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct perf_data_writer w;
+	struct big_seen seen = { 0 };
+	struct perf_fbuf b = { 0 };
+	struct perf_session s;
+	int err, fd;
+
+	a.sample_id_all = 0;
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	TEST_ASSERT(ctx, fd >= 0, "create");
+	err = perf_data_writer__open_fd(&w, fd, pipe_form);
+	if (!err)
+		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
+	build_big_ordered(&b);
+	if (!err)
+		err = perf_data_writer__write(&w, b.data, b.len);
+	perf_fbuf__free(&b);
+	err = perf_data_writer__finish(&w) ?: err;
+	close(fd);
+	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
+	err = perf_session__open(&s, path);
+	if (!err)
+		err = perf_session__for_each_event_ordered(&s, check_big, &seen);
+	perf_session__close(&s);
+	TEST_ASSERT(ctx, !err && seen.nr == BIG_ROUNDS * 2 * BIG_PER_CPU &&
+		    !seen.bad, "%s form: %d, %llu samples, %llu wrong",
+		    pipe_form ? "pipe" : "file", err, seen.nr, seen.bad);
+	return TEST_OK;
+}
+
 int test__data_ordered(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("order.data");
@@ -1710,8 +1801,10 @@ int test__data_ordered(struct test_ctx *ctx)
 		    -EINTR)
 		ret = TEST_FAIL;
 	perf_session__close(&s);
-	tmp_cleanup();
 	TEST_ASSERT(ctx, !ret, "ordered delivery from a file");
+	if (check_big_ordered(ctx, false) || check_big_ordered(ctx, true))
+		return TEST_FAIL;
+	tmp_cleanup();
 
 	/* From a pipe, queued records are copies of the read buffer. */
 	TEST_ASSERT(ctx, !pipe(fds), "pipe");

@@ -518,9 +518,7 @@ static int open_file_mode(struct perf_session *s)
 	return err;
 }
 
-/* ---- records, from the mapping or a stream ---- */
-
-/* ---- blocks ---- */
+/* ---- the read buffer's blocks (session-internal.h) ---- */
 
 struct session_block *session_block_get(struct perf_session *s, size_t cap)
 {
@@ -613,6 +611,8 @@ static int buffer_repack(struct perf_session *s, size_t drop, size_t cap)
 	return 0;
 }
 
+/* ---- records, from the mapping or a stream ---- */
+
 /* Double the stream buffer, up to the @want bytes a record needs. */
 static int stream_grow(struct perf_session *s, size_t want)
 {
@@ -629,8 +629,12 @@ static void buffer_rewind(struct perf_session *s)
 	if (s->stream)
 		return;
 	/* Bytes queued records still point at are not overwritten. */
-	if (s->block && s->block->pins > 1)
-		buffer_repack(s, s->buf_len, s->buf_cap);
+	if (s->block && s->block->pins > 1) {
+		session_block_put(s, s->block);
+		s->block = NULL;
+		s->buf = NULL;
+		s->buf_cap = 0;
+	}
 	s->buf_start = s->data_offset;
 	s->buf_len = 0;
 	s->eof = false;
