@@ -197,6 +197,111 @@ static int check_named_later(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+static const struct hist_entry *entry_of(const struct hists *h,
+					 const void *sym, const char *comm)
+{
+	size_t i;
+
+	for (i = 0; i < h->size; i++)
+		if (h->table[i] && h->table[i]->frame.sym == sym &&
+		    !strcmp(h->table[i]->comm, comm))
+			return h->table[i];
+	return NULL;
+}
+
+/*
+ * The samples of graph_for_text_case(): main calls hot_a (90%) and
+ * hot_b, which calls lib_loop (5% each way).  A ":42" thread named
+ * "work" later has half of hot_b's: its entries merge with "work"'s
+ * only after the graphs are made.
+ */
+static void graph_samples(struct hists *h, const char **first, bool later)
+{
+	const struct hist_frame ca[] = { fa, fm }, cb[] = { fb, fm },
+				cbl[] = { fl, fb, fm };
+	struct hist_sample s = {
+		.comm = hists__intern(h, "work"), .pid = 10, .tid = 10,
+		.period = 900, .ip = fa, .chain = ca, .chain_len = 2,
+	};
+
+	hists__add_sample(h, &s);
+	s.period = 25;
+	s.ip = fb;
+	s.chain = cb;
+	hists__add_sample(h, &s);
+	s.ip = fl;
+	s.chain = cbl;
+	s.chain_len = 3;
+	hists__add_sample(h, &s);
+	if (later) {
+		s.comm = hists__intern(h, ":42");
+		s.first_comm = first;
+	}
+	s.ip = fb;
+	s.chain = cb;
+	s.chain_len = 2;
+	hists__add_sample(h, &s);
+	s.ip = fl;
+	s.chain = cbl;
+	s.chain_len = 3;
+	hists__add_sample(h, &s);
+}
+
+/*
+ * graph_for_text: the graphs of entries with too little for a branch
+ * to show are not made, and the text is the same as with all of them.
+ */
+static int graph_for_text_case(struct test_ctx *ctx, double min_pct,
+			       bool later, bool relative)
+{
+	struct hists_config cfg = {
+		.children = true, .callchain = true, .relative = relative,
+		.order = CALLCHAIN_CALLER, .graph_min_pct = min_pct,
+	};
+	const struct hist_entry *b;
+	const char *first = NULL;
+	static char all[8192];
+	struct hists h;
+	char *out;
+
+	sort_keys__parse("comm,dso,sym", &cfg);
+	hists__init(&h, &cfg);
+	graph_samples(&h, &first, later);
+	first = "work";
+	snprintf(all, sizeof(all), "%s", render(&h));
+	hists__exit(&h);
+	first = NULL;
+	cfg.graph_for_text = true;
+	hists__init(&h, &cfg);
+	graph_samples(&h, &first, later);
+	first = "work";
+	out = render(&h);
+	b = entry_of(&h, &sym_b, "work");
+	TEST_ASSERT(ctx, !strcmp(out, all),
+		    "min %.1f%%%s: the text differs:\n%s\nwith every graph:\n%s",
+		    min_pct, later ? ", named later" : "", out, all);
+	/* hot_b has 10%, 5% of it from a thread named later. */
+	TEST_ASSERT(ctx, b && !b->graph == (min_pct > 10 && !later),
+		    "min %.1f%%%s: hot_b %s a graph", min_pct,
+		    later ? ", named later" : "", b && b->graph ? "has" : "lacks");
+	TEST_ASSERT(ctx, entry_of(&h, &sym_main, "work")->graph, "main lacks a graph");
+	hists__exit(&h);
+	return TEST_OK;
+}
+
+static int check_graph_for_text(struct test_ctx *ctx)
+{
+	static const double mins[] = { 0, 0.5, 5, 10, 10.5, 50 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mins); i++)
+		if (graph_for_text_case(ctx, mins[i], false, false) ||
+		    graph_for_text_case(ctx, mins[i], true, false) ||
+		    graph_for_text_case(ctx, mins[i], false, true))
+			return TEST_FAIL;
+	return TEST_OK;
+}
+
 int test__hists(struct test_ctx *ctx)
 {
 	struct hists_config cfg = { .graph_min_pct = 0.5 };
@@ -272,7 +377,8 @@ int test__hists(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "lib_loop"),
 		    "percent limit: %s", out);
 	hists__exit(&h);
-	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx))
+	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx) ||
+	    check_graph_for_text(ctx))
 		return TEST_FAIL;
 	return check_copies(ctx);
 }

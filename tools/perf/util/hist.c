@@ -1050,12 +1050,14 @@ static int shape_graphs(struct hists *h, struct shape_graph **v, size_t nr)
 			prev = NULL;
 		}
 		m = common_prefix(prev, g);
-		err = graph_walk(h, g->self, g, 0,
-				 prev && prev->self == g->self ? m : 0, self_at);
+		if (!g->self->no_graph)
+			err = graph_walk(h, g->self, g, 0,
+					 prev && prev->self == g->self ? m : 0,
+					 self_at);
 		for (k = 0; k < g->len && !err; k++) {
 			bool same = prev && k < m && prev->ents[k] == g->ents[k];
 
-			if (g->ents[k])
+			if (g->ents[k] && !g->ents[k]->no_graph)
 				err = graph_walk(h, g->ents[k], g, k, same ? m : k,
 						 at + (size_t)k * width);
 		}
@@ -1064,6 +1066,66 @@ static int shape_graphs(struct hists *h, struct shape_graph **v, size_t nr)
 	free(at);
 	free(self_at);
 	return err;
+}
+
+static bool any_thread_named(const struct hists *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->size; i++)
+		if (h->table[i] && h->table[i]->first_comm &&
+		    *h->table[i]->first_comm)
+			return true;
+	return false;
+}
+
+/*
+ * For a graph printed as text once (graph_for_text): the entries whose
+ * graph root would get too little for any branch to show.  A branch
+ * shows where its hits are graph_min_pct of the total the print divides
+ * by (stdio-hist.c's pct(), computed the same way here); no branch has
+ * more hits than the root, which gets each walk's period.  Most graph
+ * nodes of a big report are of such entries: 1.66M of 1.67M on a
+ * 122 MB file, where 45 entries show branches.  Not when naming
+ * threads will merge entries (hists__name_threads()) after the graphs
+ * are made.
+ */
+static void mark_no_graph(struct hists *h, struct shape_graph *graphs,
+			  size_t nr)
+{
+	u64 total = h->total_period, shown = 0;
+	size_t i;
+	int k;
+
+	if (!h->cfg.graph_for_text ||
+	    (key_has(&h->cfg, SORT_COMM) && any_thread_named(h)))
+		return;
+	for (i = 0; i < h->size; i++) {
+		struct hist_entry *e = h->table[i];
+
+		if (!e)
+			continue;
+		e->graph_hits = 0;
+		if (!e->filtered)
+			shown += e->self;
+	}
+	for (i = 0; i < nr; i++) {
+		graphs[i].self->graph_hits += graphs[i].period;
+		for (k = 0; k < graphs[i].len; k++)
+			if (graphs[i].ents[k])
+				graphs[i].ents[k]->graph_hits += graphs[i].period;
+	}
+	if (h->cfg.relative)
+		total = shown;
+	for (i = 0; i < h->size; i++) {
+		struct hist_entry *e = h->table[i];
+		double pct;
+
+		if (!e)
+			continue;
+		pct = total ? 100.0 * e->graph_hits / total : 0.0;
+		e->no_graph = !e->graph && !(pct >= h->cfg.graph_min_pct);
+	}
 }
 
 /*
@@ -1092,8 +1154,10 @@ int hists__flush(struct hists *h)
 			v[nr] = &graphs[nr];
 		nr++;
 	}
-	if (!err && graphs)
+	if (!err && graphs) {
+		mark_no_graph(h, graphs, nr);
 		err = shape_graphs(h, v, nr);
+	}
 	free(graphs);
 	free(v);
 	if (err)
@@ -1136,17 +1200,6 @@ static int entry_merge(struct hists *h, struct hist_entry *dst,
 		return 0;
 	}
 	return graph_merge(h, dst->graph, src->graph);
-}
-
-static bool any_thread_named(const struct hists *h)
-{
-	size_t i;
-
-	for (i = 0; i < h->size; i++)
-		if (h->table[i] && h->table[i]->first_comm &&
-		    *h->table[i]->first_comm)
-			return true;
-	return false;
 }
 
 /* Put @e in the table, or merge it into the entry with its keys. */

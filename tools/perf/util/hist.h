@@ -96,7 +96,9 @@ struct hist_entry {
 	u64 nr_samples;
 	struct callchain_node *graph;	/* NULL without call chains */
 	u64 last_sample;		/* dedupe of recursion (children) */
+	u64 graph_hits;			/* hists__flush(): its graph's root */
 	bool filtered;			/* created by a hidden sample */
+	bool no_graph;			/* no branch of it would show */
 };
 
 enum callchain_order {
@@ -131,6 +133,12 @@ struct hists_config {
 	 * is in callee order).
 	 */
 	bool graph_skip_first;
+	/*
+	 * The graphs are for one print as text (perf report --stdio), which
+	 * shows no branch under graph_min_pct: an entry whose graph could
+	 * have none gets none (hists__flush()).
+	 */
+	bool graph_for_text;
 };
 
 #define HISTS_NAME_MEMO 64

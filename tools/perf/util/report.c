@@ -616,7 +616,11 @@ int report__process(struct report *r, struct perf_session *s)
 
 int report__run(struct report *r, struct perf_session *s, FILE *out)
 {
-	int err = report__process(r, s);
+	int err;
+
+	/* The graphs are printed once, as text (hist.h). */
+	r->cfg.graph_for_text = true;
+	err = report__process(r, s);
 
 	if (err < 0)
 		return err;
