@@ -289,6 +289,39 @@ static int graph_for_text_case(struct test_ctx *ctx, double min_pct,
 	return TEST_OK;
 }
 
+/*
+ * The sample that makes an entry decides what it shows (the level of an
+ * address without a symbol here), and samples make entries in the order
+ * they come, with chains or without: one without a chain must not make
+ * its entries before the chained samples before it.
+ */
+static int check_entry_order(struct test_ctx *ctx)
+{
+	const struct hist_frame user = {
+		.dso_name = "[unknown]", .addr = 0x9000, .level = '.'
+	};
+	const struct hist_frame kernel = {
+		.dso_name = "[unknown]", .addr = 0x9000, .level = 'k'
+	};
+	const struct hist_frame chain[] = { fa, user, fm };
+	struct hists_config cfg = {
+		.children = true, .callchain = true, .order = CALLCHAIN_CALLER,
+	};
+	struct hists h;
+	char *out;
+
+	sort_keys__parse("comm,dso,sym", &cfg);
+	hists__init(&h, &cfg);
+	add(&h, "work", &fa, chain, 3, 100);
+	add(&h, "work", &kernel, NULL, 0, 100);
+	out = render(&h);
+	TEST_ASSERT(ctx, strstr(out, "[.] 0x0000000000009000\n") &&
+		    !strstr(out, "[k] 0x0000000000009000"),
+		    "the chained sample came first: %s", out);
+	hists__exit(&h);
+	return TEST_OK;
+}
+
 static int check_graph_for_text(struct test_ctx *ctx)
 {
 	static const double mins[] = { 0, 0.5, 5, 10, 10.5, 50 };
@@ -378,7 +411,7 @@ int test__hists(struct test_ctx *ctx)
 		    "percent limit: %s", out);
 	hists__exit(&h);
 	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx) ||
-	    check_graph_for_text(ctx))
+	    check_graph_for_text(ctx) || check_entry_order(ctx))
 		return TEST_FAIL;
 	return check_copies(ctx);
 }

@@ -947,10 +947,16 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 		return -ENOMEM;
 	sh->hash = hash;
 	sh->s = *s;
-	sh->s.chain = arena__alloc(h->arena, s->chain_len * sizeof(*s->chain));
-	if (s->chain_len && !sh->s.chain)
-		return -ENOMEM;
-	memcpy((void *)sh->s.chain, s->chain, s->chain_len * sizeof(*s->chain));
+	sh->s.chain = NULL;
+	if (s->chain_len) {
+		struct hist_frame *chain = arena__alloc(h->arena, s->chain_len *
+							sizeof(*chain));
+
+		if (!chain)
+			return -ENOMEM;
+		memcpy(chain, s->chain, s->chain_len * sizeof(*chain));
+		sh->s.chain = chain;
+	}
 	sh->period = s->period;
 	sh->count = 1;
 	*h->shapes_tail = sh;
@@ -1037,6 +1043,9 @@ static int shape_graphs(struct hists *h, struct shape_graph **v, size_t nr)
 		const struct shape_graph *g = v[i];
 		int m;
 
+		/* Without a chain: no graph, as such a sample never made. */
+		if (!g->len)
+			continue;
 		if (g->len > width) {
 			width = g->len * 2;
 			free(at);
@@ -1110,6 +1119,8 @@ static void mark_no_graph(struct hists *h, struct shape_graph *graphs,
 			shown += e->self;
 	}
 	for (i = 0; i < nr; i++) {
+		if (!graphs[i].len)
+			continue;
 		graphs[i].self->graph_hits += graphs[i].period;
 		for (k = 0; k < graphs[i].len; k++)
 			if (graphs[i].ents[k])
@@ -1293,7 +1304,12 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 	h->total_period += s->period;
 	h->nr_samples++;
 
-	if (s->chain_len && (h->cfg.callchain || h->cfg.children))
+	/*
+	 * With chains, samples without one are shapes too: entries are
+	 * made in the order samples come (the first decides what an entry
+	 * shows), and the shapes' are made when the report is printed.
+	 */
+	if (h->cfg.callchain || h->cfg.children)
 		return shape_add(h, s);
 	return hists__account(h, s, 1, NULL);
 }
