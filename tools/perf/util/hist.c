@@ -1043,7 +1043,7 @@ static int shape_graphs(struct hists *h, struct shape_graph **v, size_t nr)
 		const struct shape_graph *g = v[i];
 		int m;
 
-		/* Without a chain: no graph, as such a sample never made. */
+		/* A sample without a chain makes no graph (hists__account()). */
 		if (!g->len)
 			continue;
 		if (g->len > width) {
