@@ -177,11 +177,12 @@ cp "$src/libcfi-wl-df.debug" "$df/"
 # libdwfl reads the debug file again in each process: with the file,
 # the library's code is no longer "code without CFI" (the dynamic
 # loader's first instructions still are: a tenth of the samples under
-# emulation).
+# emulation, more than half under the debug kernel).  Without the
+# rules from .debug_frame the two counts are the same.
 same_as_dwfl "$tmpdir/df.data" 90
 no_cfi_with=$(no_cfi "$tmpdir/df.data")
 [ -n "$no_cfi_without" ] && [ -n "$no_cfi_with" ] &&
-	[ $((no_cfi_with * 2)) -lt "$no_cfi_without" ] ||
+	[ "$no_cfi_with" -lt "$no_cfi_without" ] ||
 	fail ".debug_frame not compiled into rules: samples at code without CFI: $no_cfi_without without the debug file, $no_cfi_with with it"
 folded "$tmpdir/df.data"
 grep -Eq "$spin_path" "$tmpdir/folded.txt" ||
