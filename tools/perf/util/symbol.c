@@ -1281,21 +1281,31 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 			    type == 'T' ? STB_GLOBAL : STB_LOCAL, module);
 }
 
+#define KALLSYMS_READ_SIZE (64 << 10)
+
 static int kallsyms__read(struct kallsyms_state *ks, const char *path)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL;
+	char *line = NULL, *buf;
 	size_t cap = 0;
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	/* /proc says 1 KiB blocks: 5000 reads of the kernel's 120k lines. */
-	setvbuf(f, NULL, _IOFBF, 64 << 10);
+	/*
+	 * /proc says 1 KiB blocks: 5000 reads of the kernel's 120k lines.
+	 * glibc sizes a buffer it allocates itself by that, whatever size
+	 * setvbuf() asks for: it is given one.  (The kernel still returns
+	 * a page or so per read.)
+	 */
+	buf = malloc(KALLSYMS_READ_SIZE);
+	if (buf)
+		setvbuf(f, buf, _IOFBF, KALLSYMS_READ_SIZE);
 	while (!err && getline(&line, &cap, f) > 0)
 		err = kallsyms__line(ks, line);
 	free(line);
 	fclose(f);
+	free(buf);
 	return err;
 }
 

@@ -69,6 +69,32 @@ if [ -x "${LINUX_PERF:-/usr/bin/perf}" ]; then
 	same_report "$data" --sort comm,dso,sym -g none --children
 fi
 
+# /proc/kallsyms gives 1 KiB as its block size, the buffer stdio would
+# pick: 5000 reads for its 120k lines.  Its reads ask for 64 KiB (the
+# kernel gives a page or so to each).
+command -v strace >/dev/null ||
+	fail "strace is missing (scripts/install-deps installs it)"
+$PERF record -q -a -e cpu-clock -F 1000 -o "$tmpdir/k.data" -- sleep 0.2 ||
+	fail "perf record -a failed"
+strace -e trace=openat,read,close -o "$tmpdir/k.strace" \
+	$PERF report -i "$tmpdir/k.data" --stdio > /dev/null 2>&1 ||
+	fail "perf report of a recording of all CPUs failed"
+kreads=$(awk '
+	/^openat\(.*"\/proc\/kallsyms"/ { fd = $NF; next }
+	fd != "" && $0 ~ "^close\\(" fd "\\)" { fd = ""; next }
+	fd != "" && $0 ~ "^read\\(" fd "," {
+		n++
+		size = $0
+		sub(/\) *= .*$/, "", size)
+		sub(/.*, /, "", size)
+		if (size + 0 < 65536)
+			small++
+	}
+	END { printf "%d %d\n", n, small }' "$tmpdir/k.strace")
+set -- $kreads
+[ "$1" -gt 0 ] || fail "perf report did not read /proc/kallsyms for a recording of all CPUs"
+[ "$2" -eq 0 ] || fail "/proc/kallsyms read in $1 reads, $2 of them under 64 KiB"
+
 # Pipe mode end to end.
 $PERF record -q -e cpu-clock -F 1000 -o - -- $PERF test -w cpuloop 0.2 2>/dev/null |
 	$PERF report -i - --stdio --sort sym > "$tmpdir/pipe.txt" 2>&1 || fail "pipe record|report failed"
