@@ -3,6 +3,7 @@
  * Histograms: grouping by sort keys, self and children overhead, call
  * graph output, percent limits.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,67 @@ static int check_graph_for_text(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+#define MiB (1024UL * 1024)
+
+/* Each byte of @p (of @len) is its offset's low byte xor @seed. */
+static void fill(unsigned char *p, size_t len, unsigned char seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)i ^ seed;
+}
+
+static bool filled(const unsigned char *p, size_t len, unsigned char seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != ((unsigned char)i ^ seed))
+			return false;
+	return true;
+}
+
+static bool huge_aligned(const void *p)
+{
+	return p && !((uintptr_t)p & (2 * MiB - 1));
+}
+
+/*
+ * big_zalloc()/big_realloc(): from 2 MiB on, memory starts on a huge
+ * page boundary, and a resize keeps the bytes, across that size both
+ * ways and within one mapping's huge pages.
+ */
+static int test_big_alloc(struct test_ctx *ctx)
+{
+	unsigned char *p = big_zalloc(3 * MiB), *q;
+
+	TEST_ASSERT(ctx, huge_aligned(p), "3 MiB at %p: not huge page aligned",
+		    p);
+	TEST_ASSERT(ctx, !p[0] && !memcmp(p, p + 1, 3 * MiB - 1),
+		    "fresh memory not zero");
+	fill(p, 3 * MiB, 0x5a);
+	q = big_realloc(p, 3 * MiB, 3 * MiB + MiB / 2);
+	TEST_ASSERT(ctx, q == p, "3 -> 3.5 MiB moved, within the same huge pages");
+	q = big_realloc(q, 3 * MiB + MiB / 2, 5 * MiB);
+	TEST_ASSERT(ctx, huge_aligned(q) && filled(q, 3 * MiB, 0x5a),
+		    "3.5 -> 5 MiB: not aligned or bytes lost");
+	fill(q, 5 * MiB, 0x33);
+	p = big_realloc(q, 5 * MiB, 100 << 10);
+	TEST_ASSERT(ctx, p && filled(p, 100 << 10, 0x33),
+		    "5 MiB -> 100 KiB: bytes lost");
+	/* Half a huge page, then a whole one: a mapping of its own. */
+	q = big_realloc(p, 100 << 10, MiB);
+	TEST_ASSERT(ctx, q, "100 KiB -> 1 MiB failed");
+	fill(q, MiB, 0x77);
+	p = big_realloc(q, MiB, 2 * MiB);
+	TEST_ASSERT(ctx, huge_aligned(p) && filled(p, MiB, 0x77),
+		    "1 -> 2 MiB at %p: not aligned or bytes lost", p);
+	fill(p, 2 * MiB, 0x11);
+	big_free(p, 2 * MiB);
+	return TEST_OK;
+}
+
 int test__hists(struct test_ctx *ctx)
 {
 	struct hists_config cfg = { .graph_min_pct = 0.5 };
@@ -346,6 +408,8 @@ int test__hists(struct test_ctx *ctx)
 	/* A structure whose arena could not be made allocates nothing. */
 	TEST_ASSERT(ctx, !arena__alloc(NULL, 8) && !arena__strdup(NULL, "x"),
 		    "allocated from no arena");
+	if (test_big_alloc(ctx))
+		return TEST_FAIL;
 	sort_keys__parse("comm,dso,sym", &cfg);
 	TEST_ASSERT(ctx, cfg.nr_keys == 3, "sort keys");
 	TEST_ASSERT(ctx, sort_keys__parse("comm,bogus", &cfg) != 0,

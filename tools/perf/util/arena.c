@@ -2,6 +2,7 @@
 /*
  * Bump allocation in large chunks.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -10,19 +11,39 @@
 #define HUGE_PAGE	(2u << 20)
 #define MAX_CHUNK	(32u << 20)
 
-void *big_zalloc(size_t size)
+static size_t huge_round(size_t size)
 {
-	void *p;
+	return (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+}
 
-	if (size < HUGE_PAGE)
-		return calloc(1, size);
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+/*
+ * @size bytes (a multiple of HUGE_PAGE) that start on a huge page
+ * boundary: the kernel backs with huge pages only the aligned 2 MiB
+ * ranges of a mapping, and most mappings start off them.
+ */
+static void *huge_map(size_t size)
+{
+	size_t span = size + HUGE_PAGE, head;
+	char *p = mmap(NULL, span, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
 	if (p == MAP_FAILED)
 		return NULL;
+	head = huge_round((uintptr_t)p) - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	munmap(p + head + size, span - head - size);
+	p += head;
 	/* A hint: without transparent huge pages, small pages serve. */
 	madvise(p, size, MADV_HUGEPAGE);
 	return p;
+}
+
+void *big_zalloc(size_t size)
+{
+	if (size < HUGE_PAGE)
+		return calloc(1, size);
+	return huge_map(huge_round(size));
 }
 
 void big_free(void *p, size_t size)
@@ -30,7 +51,26 @@ void big_free(void *p, size_t size)
 	if (size < HUGE_PAGE)
 		free(p);
 	else if (p)
-		munmap(p, size);
+		munmap(p, huge_round(size));
+}
+
+void *big_realloc(void *p, size_t old_size, size_t size)
+{
+	void *q;
+
+	if (size < HUGE_PAGE && old_size < HUGE_PAGE)
+		return realloc(p, size);
+	/* Both in one mapping of the same whole huge pages. */
+	if (size >= HUGE_PAGE && old_size >= HUGE_PAGE &&
+	    huge_round(size) == huge_round(old_size))
+		return p;
+	q = big_zalloc(size);
+	if (!q)
+		return NULL;
+	if (p)
+		memcpy(q, p, old_size < size ? old_size : size);
+	big_free(p, old_size);
+	return q;
 }
 
 struct arena_chunk {
@@ -80,22 +120,26 @@ void *arena__alloc(struct arena *a, size_t size)
 	c = a->head;
 	size = (size + 7) & ~(size_t)7;
 	if (!c || c->size - c->used < size) {
-		size_t n = size > a->chunk_size ? size : a->chunk_size;
+		size_t n = size + sizeof(*c);
 
 		/*
 		 * Fresh chunks are zero, so objects start zeroed.  Each is
 		 * twice the last, up to MAX_CHUNK: a big arena is a few
 		 * mappings with huge pages, not thousands of small ones.
+		 * The header is inside the chunk's size, so a chunk fills
+		 * whole huge pages and does not start another for 32 bytes.
 		 */
-		c = big_zalloc(sizeof(*c) + n);
+		if (n < a->chunk_size)
+			n = a->chunk_size;
+		c = big_zalloc(n);
 		if (!c)
 			return NULL;
 		if (a->chunk_size < MAX_CHUNK)
 			a->chunk_size *= 2;
-		c->size = n;
+		c->size = n - sizeof(*c);
 		c->next = a->head;
 		a->head = c;
-		a->bytes += n;
+		a->bytes += c->size;
 	}
 	p = c->data + c->used;
 	c->used += size;

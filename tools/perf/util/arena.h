@@ -23,5 +23,11 @@ size_t arena__bytes(const struct arena *arena);
  */
 void *big_zalloc(size_t size);
 void big_free(void *p, size_t size);
+/*
+ * @p (of @old_size bytes from big_zalloc() or big_realloc(), or NULL)
+ * resized to @size, as realloc() would: the bytes beyond @old_size are
+ * not promised to be zero.  NULL, with @p kept, without memory.
+ */
+void *big_realloc(void *p, size_t old_size, size_t size);
 
 #endif /* __PERF_UTIL_ARENA_H */

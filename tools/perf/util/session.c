@@ -20,13 +20,15 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <perf/parse-events.h>
+#include "arena.h"
 #include "array.h"
 #include "compress.h"
 #include "session-internal.h"
 
 #define FILE_HEADER_SIZE	sizeof(struct perf_file_header)
 #define PIPE_HEADER_SIZE	sizeof(struct perf_pipe_file_header)
-#define STREAM_BUF_SIZE		(1024 * 1024)
+/* A block of the read buffer fills one huge page (arena.h). */
+#define STREAM_BUF_SIZE		((2 << 20) - sizeof(struct session_block))
 #define STREAM_BUF_MAX		(1024ULL * 1024 * 1024)
 #define MAX_RECORD		65536
 #define __stringify_1(x)	#x
@@ -529,7 +531,7 @@ struct session_block *session_block_get(struct perf_session *s, size_t cap)
 	} else {
 		if (cap < STREAM_BUF_SIZE)
 			cap = STREAM_BUF_SIZE;
-		b = malloc(sizeof(*b) + cap);
+		b = big_zalloc(sizeof(*b) + cap);
 		if (!b)
 			return NULL;
 		b->cap = cap;
@@ -546,7 +548,7 @@ void session_block_put(struct perf_session *s, struct session_block *b)
 		return;
 	/* Larger ones were for one large record: not kept for the rest. */
 	if (b->cap > STREAM_BUF_SIZE) {
-		free(b);
+		big_free(b, sizeof(*b) + b->cap);
 		return;
 	}
 	b->next = s->free_blocks;
@@ -572,7 +574,7 @@ static void blocks_free(struct perf_session *s)
 		struct session_block *b = s->free_blocks;
 
 		s->free_blocks = b->next;
-		free(b);
+		big_free(b, sizeof(*b) + b->cap);
 	}
 }
 
@@ -589,7 +591,7 @@ static int buffer_repack(struct perf_session *s, size_t drop, size_t cap)
 	if (b && b->pins == 1 && cap <= b->cap) {
 		memmove(b->data, s->buf + drop, keep);
 	} else if (b && b->pins == 1) {
-		nb = realloc(b, sizeof(*b) + cap);
+		nb = big_realloc(b, sizeof(*b) + b->cap, sizeof(*b) + cap);
 		if (!nb)
 			return -ENOMEM;
 		nb->cap = cap;

@@ -44,6 +44,8 @@ void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE])
 }
 
 #define NAMES_CHUNK	(64 << 10)
+#define KALLSYMS_NAMES_CHUNK	(4 << 20)
+#define KALLSYMS_SYMS_GUESS	(128 << 10)
 #define POOL_BLOCK	(16 << 10)
 #define PAGE_SIZE_4K	4096ULL
 #define DEBUG_DIR	"/usr/lib/debug"
@@ -99,16 +101,36 @@ struct sym_builder {
 	struct strpool pool;
 };
 
-static int builder__init(struct sym_builder *b)
+static int builder__init_sized(struct sym_builder *b, size_t names_chunk)
 {
 	memset(b, 0, sizeof(*b));
-	b->pool.arena = arena__new(NAMES_CHUNK);
+	b->pool.arena = arena__new(names_chunk);
 	return b->pool.arena ? 0 : -ENOMEM;
+}
+
+static int builder__init(struct sym_builder *b)
+{
+	return builder__init_sized(b, NAMES_CHUNK);
+}
+
+/* Room for @n symbols in all, where the count is known or guessed. */
+static int builder__reserve(struct sym_builder *b, size_t n)
+{
+	struct raw_sym *v;
+
+	if (n <= b->alloc)
+		return 0;
+	v = big_realloc(b->v, b->alloc * sizeof(*v), n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	b->v = v;
+	b->alloc = n;
+	return 0;
 }
 
 static void builder__exit(struct sym_builder *b)
 {
-	free(b->v);
+	big_free(b->v, b->alloc * sizeof(*b->v));
 	arena__delete(b->pool.arena);
 	memset(b, 0, sizeof(*b));
 }
@@ -162,15 +184,9 @@ static int builder__add(struct sym_builder *b, u64 start, u64 end,
 {
 	struct raw_sym *s;
 
-	if (b->nr == b->alloc) {
-		size_t n = b->alloc ? b->alloc * 2 : 256;
-		struct raw_sym *v = realloc(b->v, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->v = v;
-		b->alloc = n;
-	}
+	if (b->nr == b->alloc &&
+	    builder__reserve(b, b->alloc ? b->alloc * 2 : 256))
+		return -ENOMEM;
 	s = &b->v[b->nr];
 	s->name = add_name(&b->pool, name, len);
 	if (!s->name)
@@ -323,7 +339,7 @@ static int builder__emit_last(struct sym_builder *b, struct symtab *st,
 			      int module)
 {
 	struct symbol *syms = (struct symbol *)b->v, *shrunk;
-	size_t i, n = 0;
+	size_t i, n = 0, bytes = b->alloc * sizeof(*b->v);
 
 	_Static_assert(sizeof(*syms) <= sizeof(*b->v), "symbols move down");
 	for (i = 0; i < b->nr; i++) {
@@ -335,7 +351,10 @@ static int builder__emit_last(struct sym_builder *b, struct symtab *st,
 	b->v = NULL;
 	b->nr = 0;
 	b->alloc = 0;
-	shrunk = realloc(syms, (n ? n : 1) * sizeof(*syms));
+	st->syms_bytes = (n ? n : 1) * sizeof(*syms);
+	shrunk = big_realloc(syms, bytes, st->syms_bytes);
+	if (!shrunk)
+		st->syms_bytes = bytes;
 	st->syms = shrunk ? shrunk : syms;
 	st->nr = n;
 	st->names = b->pool.arena;
@@ -361,7 +380,8 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 	st->names = arena__new(NAMES_CHUNK);
 	if (!st->names)
 		return -ENOMEM;
-	st->syms = malloc((n ? n : 1) * sizeof(*st->syms));
+	st->syms_bytes = (n ? n : 1) * sizeof(*st->syms);
+	st->syms = big_zalloc(st->syms_bytes);
 	if (!st->syms)
 		return -ENOMEM;
 	for (i = 0; i < b->nr; i++) {
@@ -383,7 +403,7 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 void symtab__exit(struct symtab *st)
 {
 	free(st->cache);
-	free(st->syms);
+	big_free(st->syms, st->syms_bytes);
 	arena__delete(st->names);
 	memset(st, 0, sizeof(*st));
 }
@@ -736,6 +756,10 @@ static int builder__add_elf_syms(struct sym_builder *b, const struct elf_obj *o,
 	if (!data)
 		return 0;
 	n = shdr.sh_size / shdr.sh_entsize;
+	/* Not one doubling of the array after another for big objects. */
+	err = builder__reserve(b, b->nr + n);
+	if (err)
+		return err;
 	for (i = 1; i < n; i++) {
 		const char *name;
 		GElf_Sym sym;
@@ -1355,7 +1379,14 @@ int symtab__load_kallsyms(struct symtab *kernel, const char *path,
 	u32 i;
 	int err;
 
-	err = builder__init(&ks.b);
+	/*
+	 * A kernel lists 100k symbols or more, their names some 3 MB: the
+	 * array and the names start in huge pages, not in 4 KiB ones that
+	 * are each faulted in (arena.h), which cost more than the parse.
+	 */
+	err = builder__init_sized(&ks.b, KALLSYMS_NAMES_CHUNK);
+	if (!err)
+		err = builder__reserve(&ks.b, KALLSYMS_SYMS_GUESS);
 	if (!err)
 		err = kallsyms__read(&ks, path);
 	if (!err && ks.b.nr && !ks.any_address)

@@ -25,6 +25,7 @@ struct symtab_cache_slot;
 struct symtab {
 	struct symbol *syms;
 	size_t nr;
+	size_t syms_bytes;	/* its allocation: big_zalloc() */
 	struct arena *names;	/* owns every name */
 	u64 image_end;		/* kallsyms: where the kernel's data ends */
 	/* Addresses looked up before, for tables too big for the caches. */
