@@ -16,6 +16,12 @@
  * wait4(): the largest resident set of the child or any descendant it
  * waited for, in KiB.
  *
+ * With BENCH_CPU=N in the environment, every command runs on CPU N
+ * only (sched_setaffinity() here, inherited): on a machine whose CPUs
+ * differ in speed (virtual CPUs that a host serves unevenly), the CPU a
+ * run lands on would weigh more than the tool.  Both tools get the same
+ * CPU, and a tool's own threads then share it.
+ *
  * Output, one line per command, in the order given:
  *
  *   cmd=I runs=N mean_ns=.. median_ns=.. min_ns=.. stddev_ns=.. maxrss_kb=..
@@ -24,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +156,32 @@ static int split_cmds(char **argv, struct cmd *cmds)
 	return n;
 }
 
+/* BENCH_CPU: pin this process (and so its children) to that CPU. */
+static int pin_from_env(void)
+{
+	const char *s = getenv("BENCH_CPU");
+	cpu_set_t set;
+	char *end;
+	long cpu;
+
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	cpu = strtol(s, &end, 10);
+	if (errno || *end || cpu < 0 || cpu >= CPU_SETSIZE) {
+		fprintf(stderr, "bench-exec: BENCH_CPU=%s: not a CPU number\n", s);
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "bench-exec: BENCH_CPU=%ld: %s\n", cpu,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_count(const char *s, int min)
 {
 	char *end;
@@ -184,6 +217,8 @@ int main(int argc, char **argv)
 		print_usage();
 
 	ncmds = split_cmds(argv + optind, cmds);
+	if (pin_from_env())
+		return 1;
 
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null_fd < 0) {

@@ -363,7 +363,7 @@ static bool huge_aligned(const void *p)
 }
 
 /*
- * big_zalloc()/big_realloc(): from 2 MiB on, memory starts on a huge
+ * big_zalloc()/big_realloc(): from 1 MiB on, memory starts on a huge
  * page boundary, and a resize keeps the bytes, across that size both
  * ways and within one mapping's huge pages.
  */
@@ -385,15 +385,17 @@ static int test_big_alloc(struct test_ctx *ctx)
 	p = big_realloc(q, 5 * MiB, 100 << 10);
 	TEST_ASSERT(ctx, p && filled(p, 100 << 10, 0x33),
 		    "5 MiB -> 100 KiB: bytes lost");
-	/* Half a huge page, then a whole one: a mapping of its own. */
-	q = big_realloc(p, 100 << 10, MiB);
-	TEST_ASSERT(ctx, q, "100 KiB -> 1 MiB failed");
-	fill(q, MiB, 0x77);
-	p = big_realloc(q, MiB, 2 * MiB);
-	TEST_ASSERT(ctx, huge_aligned(p) && filled(p, MiB, 0x77),
-		    "1 -> 2 MiB at %p: not aligned or bytes lost", p);
-	fill(p, 2 * MiB, 0x11);
-	big_free(p, 2 * MiB);
+	/* Under 1 MiB, then 1 MiB: a huge page of its own. */
+	q = big_realloc(p, 100 << 10, 512 << 10);
+	TEST_ASSERT(ctx, q, "100 -> 512 KiB failed");
+	fill(q, 512 << 10, 0x77);
+	p = big_realloc(q, 512 << 10, MiB);
+	TEST_ASSERT(ctx, huge_aligned(p) && filled(p, 512 << 10, 0x77),
+		    "512 KiB -> 1 MiB at %p: not aligned or bytes lost", p);
+	q = big_realloc(p, MiB, 2 * MiB);
+	TEST_ASSERT(ctx, q == p, "1 -> 2 MiB moved, within the same huge page");
+	fill(q, 2 * MiB, 0x11);
+	big_free(q, 2 * MiB);
 	return TEST_OK;
 }
 

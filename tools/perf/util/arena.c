@@ -9,6 +9,8 @@
 #include "arena.h"
 
 #define HUGE_PAGE	(2u << 20)
+/* From half a huge page on, a whole one serves (arena.h). */
+#define BIG_MIN		(HUGE_PAGE / 2)
 #define MAX_CHUNK	(32u << 20)
 
 static size_t huge_round(size_t size)
@@ -39,16 +41,21 @@ static void *huge_map(size_t size)
 	return p;
 }
 
+size_t big_size(size_t size)
+{
+	return size < BIG_MIN ? size : huge_round(size);
+}
+
 void *big_zalloc(size_t size)
 {
-	if (size < HUGE_PAGE)
+	if (size < BIG_MIN)
 		return calloc(1, size);
 	return huge_map(huge_round(size));
 }
 
 void big_free(void *p, size_t size)
 {
-	if (size < HUGE_PAGE)
+	if (size < BIG_MIN)
 		free(p);
 	else if (p)
 		munmap(p, huge_round(size));
@@ -58,10 +65,10 @@ void *big_realloc(void *p, size_t old_size, size_t size)
 {
 	void *q;
 
-	if (size < HUGE_PAGE && old_size < HUGE_PAGE)
+	if (size < BIG_MIN && old_size < BIG_MIN)
 		return realloc(p, size);
 	/* Both in one mapping of the same whole huge pages. */
-	if (size >= HUGE_PAGE && old_size >= HUGE_PAGE &&
+	if (size >= BIG_MIN && old_size >= BIG_MIN &&
 	    huge_round(size) == huge_round(old_size))
 		return p;
 	q = big_zalloc(size);
@@ -131,6 +138,7 @@ void *arena__alloc(struct arena *a, size_t size)
 		 */
 		if (n < a->chunk_size)
 			n = a->chunk_size;
+		n = big_size(n);
 		c = big_zalloc(n);
 		if (!c)
 			return NULL;

@@ -17,12 +17,16 @@ char *arena__strdup(struct arena *arena, const char *s);
 size_t arena__bytes(const struct arena *arena);
 
 /*
- * Zeroed memory for big tables, touched at random: from 2 MiB on, a
- * mapping of its own with transparent huge pages asked for (fewer page
- * faults and TLB misses).  big_free() needs the size given.
+ * Zeroed memory for big tables and buffers: from 1 MiB on, a mapping of
+ * its own, of whole 2 MiB huge pages and aligned to them, with
+ * transparent huge pages asked for.  One fault then maps 2 MiB where
+ * 512 would each map 4 KiB (and there are fewer TLB misses).
+ * big_free() needs the size given.
  */
 void *big_zalloc(size_t size);
 void big_free(void *p, size_t size);
+/* The bytes big_zalloc(@size) really gives: all of them may be used. */
+size_t big_size(size_t size);
 /*
  * @p (of @old_size bytes from big_zalloc() or big_realloc(), or NULL)
  * resized to @size, as realloc() would: the bytes beyond @old_size are

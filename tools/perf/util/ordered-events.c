@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arena.h"
 #include "session-internal.h"
 
 /*
@@ -55,23 +56,34 @@ void session_queue_free(struct perf_session *s)
 	for (i = 0; i < q->nr_incoming; i++)
 		session_block_put(s, q->incoming[i].block);
 	session_block_put(s, q->copies);
-	free(q->pending);
-	free(q->incoming);
-	free(q->tmp);
+	big_free(q->pending, (size_t)q->pending_cap * sizeof(*q->pending));
+	big_free(q->incoming, (size_t)q->incoming_cap * sizeof(*q->incoming));
+	big_free(q->tmp, (size_t)q->tmp_cap * sizeof(*q->tmp));
 	free(q);
 	s->queue = NULL;
 }
 
+/*
+ * The queue's arrays go from 1024 records straight to a huge page's
+ * worth (arena.h): a round of a busy recording queues tens of thousands
+ * of records, and faulting in the arrays' 4 KiB pages one by one cost a
+ * tenth of a timehist.  Small files keep small arrays.
+ */
+#define OE_FIRST_EVENTS	1024U
+#define OE_BIG_EVENTS	((u32)((2 << 20) / sizeof(struct oe_event)))
+
 static int grow(struct oe_event **a, u32 *cap, u32 need)
 {
 	struct oe_event *p;
-	u32 n = *cap ? *cap : 1024;
+	u32 n = *cap ? *cap : OE_FIRST_EVENTS;
 
 	if (need <= *cap)
 		return 0;
+	if (need > OE_FIRST_EVENTS && n < OE_BIG_EVENTS)
+		n = OE_BIG_EVENTS;
 	while (n < need)
 		n *= 2;
-	p = realloc(*a, (size_t)n * sizeof(*p));
+	p = big_realloc(*a, (size_t)*cap * sizeof(*p), (size_t)n * sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	*a = p;
