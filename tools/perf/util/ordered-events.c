@@ -64,23 +64,20 @@ void session_queue_free(struct perf_session *s)
 }
 
 /*
- * The queue's arrays go from 1024 records straight to a huge page's
- * worth (arena.h): a round of a busy recording queues tens of thousands
- * of records, and faulting in the arrays' 4 KiB pages one by one cost a
- * tenth of a timehist.  Small files keep small arrays.
+ * From 1 MiB on, the queue's arrays are in huge pages (arena.h): a round
+ * of a busy recording queues tens of thousands of records, and faulting
+ * in the arrays' 4 KiB pages one by one cost a tenth of a timehist.
+ * They grow by doubling, not straight to a huge page: a huge page is
+ * cleared whole, which costs as much per byte as the small pages' faults
+ * when most of it would go unused.
  */
-#define OE_FIRST_EVENTS	1024U
-#define OE_BIG_EVENTS	((u32)((2 << 20) / sizeof(struct oe_event)))
-
 static int grow(struct oe_event **a, u32 *cap, u32 need)
 {
 	struct oe_event *p;
-	u32 n = *cap ? *cap : OE_FIRST_EVENTS;
+	u32 n = *cap ? *cap : 1024;
 
 	if (need <= *cap)
 		return 0;
-	if (need > OE_FIRST_EVENTS && n < OE_BIG_EVENTS)
-		n = OE_BIG_EVENTS;
 	while (n < need)
 		n *= 2;
 	p = big_realloc(*a, (size_t)*cap * sizeof(*p), (size_t)n * sizeof(*p));
