@@ -46,6 +46,7 @@ void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE])
 #define NAMES_CHUNK	(64 << 10)
 #define KALLSYMS_NAMES_CHUNK	(4 << 20)
 #define KALLSYMS_SYMS_GUESS	(128 << 10)
+#define KALLSYMS_LINE_MIN	20	/* "ffffffff81000000 t x\n" */
 #define POOL_BLOCK	(16 << 10)
 #define PAGE_SIZE_4K	4096ULL
 #define DEBUG_DIR	"/usr/lib/debug"
@@ -1307,6 +1308,28 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 
 #define KALLSYMS_READ_SIZE (64 << 10)
 
+/*
+ * A kernel lists 100k symbols or more, their names some 3 MB: the array
+ * and the names start at that size, in huge pages, not in 4 KiB ones
+ * that are each faulted in (arena.h), which cost more than the parse.
+ * /proc says no size; a copy in a file does, which a smaller list (a
+ * test's, a fuzzer's) is sized by: a huge page is cleared whole.
+ */
+static int kallsyms__init_builder(struct sym_builder *b, const char *path)
+{
+	size_t syms = KALLSYMS_SYMS_GUESS, names = KALLSYMS_NAMES_CHUNK;
+	struct stat st;
+	int err;
+
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (u64)st.st_size < KALLSYMS_SYMS_GUESS * KALLSYMS_LINE_MIN) {
+		syms = st.st_size / KALLSYMS_LINE_MIN + 1;
+		names = st.st_size < NAMES_CHUNK ? NAMES_CHUNK : st.st_size;
+	}
+	err = builder__init_sized(b, names);
+	return err ? err : builder__reserve(b, syms);
+}
+
 static int kallsyms__read(struct kallsyms_state *ks, const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -1379,14 +1402,7 @@ int symtab__load_kallsyms(struct symtab *kernel, const char *path,
 	u32 i;
 	int err;
 
-	/*
-	 * A kernel lists 100k symbols or more, their names some 3 MB: the
-	 * array and the names start in huge pages, not in 4 KiB ones that
-	 * are each faulted in (arena.h), which cost more than the parse.
-	 */
-	err = builder__init_sized(&ks.b, KALLSYMS_NAMES_CHUNK);
-	if (!err)
-		err = builder__reserve(&ks.b, KALLSYMS_SYMS_GUESS);
+	err = kallsyms__init_builder(&ks.b, path);
 	if (!err)
 		err = kallsyms__read(&ks, path);
 	if (!err && ks.b.nr && !ks.any_address)
