@@ -28,13 +28,12 @@ $PERF script -i "$data" --no-tod --pid "$pid" | grep -q '[0-9]:[0-9][0-9]:[0-9]'
 $PERF sched timehist -i "$data" -p "$pid" >"$tmpdir/timehist" 2>/dev/null ||
 	fail "perf sched timehist exited $?"
 tod_times "$tmpdir/timehist" 1 "^[0-9][0-9]:" >"$tmpdir/timehist.times"
-# The getpid above checks the mapping to 1 ms.  A switch is the
-# scheduler's: under the debug kernel on an emulated CPU one was once
-# seen 4.3 ms from its mark while the getpid was within 1 ms.
-limit=1
-[ -n "${PERF_COUNTER_DEBUG_KERNEL:-}" ] && [ -n "${PERF_COUNTER_EMULATED_CPU:-}" ] &&
-	limit=10
-tod_check "$tmpdir/timehist.times" "$tmpdir/marks" 1 3 $limit "perf sched timehist"
+# A mark may have no switch: on an emulated CPU, its 100 us sleep can
+# end before the task leaves the CPU (the debug kernel's run once had
+# none in a mark, the nearest switch 34.7 ms off, while the getpid above
+# was within 1 ms).  A wrong time of day would move every switch off
+# every mark: one mark with its switch inside, within 1 ms, is asked.
+tod_check_some "$tmpdir/timehist.times" "$tmpdir/marks" 1 3 1 "perf sched timehist"
 $PERF sched timehist -i "$data" --no-tod -p "$pid" 2>/dev/null |
 	grep -q '^[0-9][0-9]:' && fail "timehist --no-tod shows the time of day"
 
