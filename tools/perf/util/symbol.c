@@ -47,6 +47,7 @@ void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE])
 #define KALLSYMS_NAMES_CHUNK	(4 << 20)
 #define KALLSYMS_SYMS_GUESS	(128 << 10)
 #define KALLSYMS_LINE_MIN	20	/* "ffffffff81000000 t x\n" */
+#define KALLSYMS_READ_SIZE	(64 << 10)
 #define POOL_BLOCK	(16 << 10)
 #define PAGE_SIZE_4K	4096ULL
 #define DEBUG_DIR	"/usr/lib/debug"
@@ -1305,8 +1306,6 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 			    type == 'W' ? STB_WEAK :
 			    type == 'T' ? STB_GLOBAL : STB_LOCAL, module);
 }
-
-#define KALLSYMS_READ_SIZE (64 << 10)
 
 /*
  * A kernel lists 100k symbols or more, their names some 3 MB: the array
