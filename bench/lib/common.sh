@@ -26,6 +26,21 @@ bench_init() {
 	fi
 }
 
+# bench_compile_loop TOP: compile TOP's tools/perf/util/*.c over and
+# over (output discarded), as background load for a recording.  A file
+# that fails to compile is passed over: under 'set -e' a failure would
+# end the loop, and the recording would quietly lose its compiler
+# samples (cc1's large symbol tables are what a report must read).
+bench_compile_loop() {
+	while :; do
+		for f in "$1"/tools/perf/util/*.c; do
+			cc -O2 -I"$1/include/uapi" -I"$1/tools/lib/perf/include" \
+				-I"$1/tools/perf" -I/usr/include/traceevent \
+				-D_GNU_SOURCE -c -o /dev/null "$f" >/dev/null 2>&1 || :
+		done
+	done
+}
+
 # bench_field FILE CMD_INDEX KEY: print KEY's value from bench-exec output.
 bench_field() {
 	awk -v c="cmd=$2" -v k="$3" '
