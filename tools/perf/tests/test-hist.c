@@ -336,6 +336,67 @@ static int check_graph_for_text(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* The longest run of used slots in an open addressing table. */
+static size_t longest_run(const void * const *slots, size_t size)
+{
+	size_t i, run = 0, longest = 0;
+
+	for (i = 0; i < 2 * size; i++) {	/* runs wrap around */
+		run = slots[i % size] ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest < size ? longest : size;
+}
+
+#define SPREAD_SYMS	20000
+#define SPREAD_MAX_RUN	200
+
+/*
+ * The tables of entries, frames and shapes stay spread out where keys
+ * differ only in bits a hash's low bits barely see.  With a weak hash,
+ * the garbage addresses of broken call chains piled up in runs of
+ * thousands of slots, and every lookup there walked them.
+ */
+static int check_spread(struct test_ctx *ctx)
+{
+	static int syms[SPREAD_SYMS];
+	struct hists_config cfg = { 0 };
+	struct hist_frame ip = fm, chain[2] = { fm, fm };
+	size_t i, run[4];
+	struct hists h;
+
+	sort_keys__parse("comm,dso,sym", &cfg);
+	cfg.children = true;
+	cfg.callchain = true;
+	hists__init(&h, &cfg);
+	for (i = 0; i < SPREAD_SYMS; i++) {
+		/*
+		 * Half with a symbol, half at an address without one, as
+		 * broken frame pointer chains give: small numbers, or
+		 * values that differ only in their high bits.
+		 */
+		chain[0].sym = i & 1 ? &syms[i] : NULL;
+		chain[0].sym_start = (u64)i << 32;
+		chain[0].addr = i & 2 ? i : (u64)i << 32;
+		ip = chain[0];
+		add(&h, "work", &ip, chain, 2, 1);
+	}
+	run[0] = longest_run(h.shapes.slots, h.shapes.size);
+	TEST_ASSERT(ctx, !hists__flush(&h), "flush failed");
+	run[1] = longest_run((const void * const *)h.table, h.size);
+	run[2] = longest_run(h.frames.slots, h.frames.size);
+	run[3] = h.nr_entries;
+	hists__exit(&h);
+	TEST_ASSERT(ctx, run[3] == SPREAD_SYMS + 1,
+		    "%zu entries, want %d", run[3], SPREAD_SYMS + 1);
+	TEST_ASSERT(ctx, run[0] < SPREAD_MAX_RUN && run[1] < SPREAD_MAX_RUN &&
+		    run[2] < SPREAD_MAX_RUN,
+		    "runs of used slots: shapes %zu, entries %zu, frames %zu (want under %d)",
+		    run[0], run[1], run[2], SPREAD_MAX_RUN);
+	return TEST_OK;
+}
+
 #define MiB (1024UL * 1024)
 
 /* Each byte of @p (of @len) is its offset's low byte xor @seed. */
@@ -477,7 +538,8 @@ int test__hists(struct test_ctx *ctx)
 		    "percent limit: %s", out);
 	hists__exit(&h);
 	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx) ||
-	    check_graph_for_text(ctx) || check_entry_order(ctx))
+	    check_graph_for_text(ctx) || check_entry_order(ctx) ||
+	    check_spread(ctx))
 		return TEST_FAIL;
 	return check_copies(ctx);
 }

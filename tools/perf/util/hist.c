@@ -183,6 +183,21 @@ static u64 mix(u64 h, u64 v)
 }
 
 /*
+ * The tables below take a hash's low bits as the slot.  mix() leaves
+ * those bits to the low bits of the last value mixed in, which for
+ * symbol addresses and pointers are mostly alike: entries then piled
+ * up in a few runs of slots, 73 probes a lookup on a 1M-sample report.
+ * The multiply spreads every bit over the high half, which the xor
+ * brings down.
+ */
+static u64 hash_final(u64 h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ h >> 33;
+}
+
+/*
  * What an entry is told apart by: the sample's task, CPU and the like,
  * and the frame it is made for (the sample's, or a caller's).
  */
@@ -259,7 +274,7 @@ static u64 entry_hash(struct hists *hs, const struct entry_key *key)
 			break;
 		}
 	}
-	return h;
+	return hash_final(h);
 }
 
 static bool entry_matches(const struct hists_config *cfg,
@@ -485,7 +500,7 @@ static u64 frame_key(const struct hist_frame *f)
 static u64 child_hash(const struct callchain_node *parent,
 		      const struct hist_frame *f)
 {
-	return mix((uintptr_t)parent * 0x9e3779b97f4a7c15ULL, (uintptr_t)f);
+	return hash_final(mix((uintptr_t)parent, (uintptr_t)f));
 }
 
 static void wide_put(struct wide_child *t, size_t size,
@@ -598,7 +613,7 @@ static struct callchain_node *node_child(struct hists *h,
 
 static u64 frame_hash(const struct hist_frame *f)
 {
-	return mix(frame_key(f), 0x9e3779b97f4a7c15ULL);
+	return hash_final(frame_key(f));
 }
 
 static u64 frame_hash_of(const void *f)
@@ -894,7 +909,7 @@ static u64 shape_hash(const struct hists *hs, const struct hist_sample *s)
 	h = mix(h, frame_key(&s->ip) ^ s->ip.level);
 	for (i = 0; i < s->chain_len; i++)
 		h = mix(h, frame_key(&s->chain[i]) ^ s->chain[i].level);
-	return h;
+	return hash_final(h);
 }
 
 static bool shape_matches(const struct hists *hs,
