@@ -44,8 +44,27 @@ struct cfi_table {
 	char *name;			/* the DSO's name, for its debug file */
 	struct build_id bid;
 	struct cfi_debug debug;
-	struct cfi_rule *rules;		/* open addressing by address */
-	u32 size, nr;
+	/*
+	 * Rules are compiled once per row of a CFI program (the range of
+	 * code one set of rules holds for), and found by the exact
+	 * address asked for.  The slots are small: a sampled object of
+	 * tens of thousands of distinct addresses (a compiler's) has a
+	 * few thousand rows, and a rule in every address slot made the
+	 * table megabytes of faults and cache misses.
+	 */
+	struct cfi_rule *rules;		/* one per row met, and NONE's */
+	u32 nr_rules, rules_cap;
+	struct cfi_slot *addrs;		/* address -> rule */
+	u32 addrs_size, nr_addrs;
+	struct cfi_slot *rows;		/* row start -> rule */
+	u32 rows_size, nr_rows;
+	u32 none;			/* NONE's rule + 1; 0: not made yet */
+};
+
+/* One entry of an open addressing table: a key and rule index + 1. */
+struct cfi_slot {
+	u64 key;
+	u32 rule;			/* 0: a free slot */
 };
 
 struct cfi_table *cfi_table__new(const char *path, const char *name,
@@ -143,6 +162,8 @@ void cfi_table__delete(struct cfi_table *t)
 	if (t->fd >= 0)
 		close(t->fd);
 	free(t->rules);
+	free(t->addrs);
+	free(t->rows);
 	free(t);
 }
 
@@ -205,78 +226,161 @@ static bool compile_cfa(struct cfi_rule *r, Dwarf_Frame *frame)
 	return true;
 }
 
-static void compile_rule(struct cfi_table *t, struct cfi_rule *r)
+/* The frame libdw finds for @addr: from .eh_frame, else .debug_frame. */
+static Dwarf_Frame *frame_at(struct cfi_table *t, u64 addr, u8 *src)
+{
+	Dwarf_Frame *frame;
+
+	*src = 0;
+	if (!t->eh)
+		return NULL;
+	if (!dwarf_cfi_addrframe(t->eh, addr, &frame))
+		return frame;
+	*src = 1;
+	if (debug_cfi(t) && !dwarf_cfi_addrframe(t->debug.cfi, addr, &frame))
+		return frame;
+	return NULL;
+}
+
+/* A row's rules in @r, whose start, end and src are set. */
+static void compile_rule(struct cfi_rule *r, Dwarf_Frame *frame,
+			 bool signal)
 {
 	Dwarf_Op ops_mem[3], *ops;
-	Dwarf_Addr start, end;
-	Dwarf_Frame *frame;
-	bool signal;
 	size_t nops;
 	int reg;
 
-	r->status = CFI_RULE_NONE;
-	if (!t->eh)
-		return;
-	if (dwarf_cfi_addrframe(t->eh, r->addr, &frame) &&
-	    (!debug_cfi(t) ||
-	     dwarf_cfi_addrframe(t->debug.cfi, r->addr, &frame)))
-		return;
 	r->status = CFI_RULE_OTHER;
 	/* A signal frame changes how its caller's address is looked up. */
-	if (dwarf_frame_info(frame, &start, &end, &signal) != CFI_REG_RA ||
-	    signal || !compile_cfa(r, frame))
-		goto out;
+	if (signal || !compile_cfa(r, frame))
+		return;
 	for (reg = 0; reg < CFI_NR_REGS; reg++)
 		if (dwarf_frame_register(frame, reg, ops_mem, &ops, &nops) ||
 		    !compile_reg(r, reg, ops, ops_mem, nops))
-			goto out;
+			return;
 	r->status = CFI_RULE_OK;
-out:
-	free(frame);
 }
 
-/* --- The table --- */
+/* --- The tables --- */
 
-static int grow(struct cfi_table *t)
+static struct cfi_slot *slot_find(struct cfi_slot *slots, u32 size, u64 key)
 {
-	u32 size = t->size ? 2 * t->size : 256, i, j;
-	struct cfi_rule *rules = calloc(size, sizeof(*rules));
+	u32 i;
 
-	if (!rules)
+	for (i = hash_slot(key, size); slots[i].rule; i = (i + 1) & (size - 1))
+		if (slots[i].key == key)
+			break;
+	return &slots[i];
+}
+
+/* Room in a table kept at most half full for one more entry. */
+static int slots_reserve(struct cfi_slot **slots, u32 *size, u32 nr)
+{
+	u32 new_size = *size ? 2 * *size : 256, i;
+	struct cfi_slot *n;
+
+	if (2 * (nr + 1) <= *size)
+		return 0;
+	n = calloc(new_size, sizeof(*n));
+	if (!n)
 		return -1;
-	for (i = 0; i < t->size; i++) {
-		if (!t->rules[i].used)
-			continue;
-		for (j = hash_slot(t->rules[i].addr, size); rules[j].used;
-		     j = (j + 1) & (size - 1))
-			;
-		rules[j] = t->rules[i];
-	}
-	free(t->rules);
-	t->rules = rules;
-	t->size = size;
+	for (i = 0; i < *size; i++)
+		if ((*slots)[i].rule)
+			*slot_find(n, new_size, (*slots)[i].key) = (*slots)[i];
+	free(*slots);
+	*slots = n;
+	*size = new_size;
 	return 0;
+}
+
+/* A new rule's index + 1, or 0 without memory. */
+static u32 rule_new(struct cfi_table *t)
+{
+	if (t->nr_rules == t->rules_cap) {
+		u32 cap = t->rules_cap ? 2 * t->rules_cap : 64;
+		struct cfi_rule *r = realloc(t->rules, cap * sizeof(*r));
+
+		if (!r)
+			return 0;
+		t->rules = r;
+		t->rules_cap = cap;
+	}
+	memset(&t->rules[t->nr_rules], 0, sizeof(*t->rules));
+	return ++t->nr_rules;
+}
+
+/* The rule for code with no CFI entry: one for the whole object. */
+static u32 rule_none(struct cfi_table *t)
+{
+	if (!t->none) {
+		t->none = rule_new(t);
+		if (t->none)
+			t->rules[t->none - 1].status = CFI_RULE_NONE;
+	}
+	return t->none;
+}
+
+/*
+ * The rule of the row @frame belongs to, compiled on first use.  A row
+ * is known by its start and its source (.eh_frame or .debug_frame); one
+ * whose end differs from the known row's (FDEs that overlap) gets a
+ * rule of its own.
+ */
+static u32 rule_of_row(struct cfi_table *t, Dwarf_Frame *frame, u8 src)
+{
+	Dwarf_Addr start, end;
+	struct cfi_slot *slot;
+	struct cfi_rule *r;
+	bool signal;
+	int ra;
+	u32 idx;
+
+	ra = dwarf_frame_info(frame, &start, &end, &signal);
+	if (slots_reserve(&t->rows, &t->rows_size, t->nr_rows))
+		return 0;
+	slot = slot_find(t->rows, t->rows_size, start << 1 | src);
+	if (slot->rule && t->rules[slot->rule - 1].end == end)
+		return slot->rule;
+	idx = rule_new(t);
+	if (!idx)
+		return 0;
+	r = &t->rules[idx - 1];
+	r->end = end;
+	if (ra == CFI_REG_RA)
+		compile_rule(r, frame, signal);
+	else
+		r->status = CFI_RULE_OTHER;
+	if (!slot->rule) {
+		slot->key = start << 1 | src;
+		slot->rule = idx;
+		t->nr_rows++;
+	}
+	return idx;
 }
 
 const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr)
 {
-	struct cfi_rule *r;
-	u32 i;
+	struct cfi_slot *slot;
+	Dwarf_Frame *frame;
+	u32 idx;
+	u8 src;
 
 	if (!t->eh)
 		return NULL;
-	if (2 * (t->nr + 1) > t->size && grow(t))
+	if (slots_reserve(&t->addrs, &t->addrs_size, t->nr_addrs))
 		return NULL;
-	for (i = hash_slot(addr, t->size); t->rules[i].used;
-	     i = (i + 1) & (t->size - 1))
-		if (t->rules[i].addr == addr)
-			return &t->rules[i];
-	r = &t->rules[i];
-	r->used = 1;
-	r->addr = addr;
-	t->nr++;
-	compile_rule(t, r);
-	return r;
+	slot = slot_find(t->addrs, t->addrs_size, addr);
+	if (slot->rule)
+		return &t->rules[slot->rule - 1];
+	frame = frame_at(t, addr, &src);
+	idx = frame ? rule_of_row(t, frame, src) : rule_none(t);
+	free(frame);
+	if (!idx)
+		return NULL;
+	slot->key = addr;
+	slot->rule = idx;
+	t->nr_addrs++;
+	return &t->rules[idx - 1];
 }
 
 /* --- Stepping --- */

@@ -43,11 +43,10 @@ enum cfi_status {
 #define CFI_NO_CFA	0xff	/* the CFA is undefined */
 
 struct cfi_rule {
-	u64 addr;		/* the object address compiled for */
+	u64 end;		/* where its row of the CFI program ends */
 	s64 cfa_off;
 	u8 cfa_reg;		/* or CFI_NO_CFA */
 	u8 status;		/* enum cfi_status */
-	u8 used;
 	u8 how[CFI_NR_REGS];	/* enum cfi_how */
 	s32 off[CFI_NR_REGS];
 };
@@ -77,7 +76,10 @@ void cfi_table__delete(struct cfi_table *t);
  */
 const char *cfi_table__debug_file(struct cfi_table *t);
 
-/* The rule at object address @addr, compiled on first use; or NULL. */
+/*
+ * The rule at object address @addr, compiled on first use; or NULL.  It
+ * stays valid until the next call for the same table.
+ */
 const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr);
 
 typedef bool (*cfi_read_fn)(void *arg, u64 addr, u64 *val);
