@@ -1687,6 +1687,37 @@ static int check_order(struct test_ctx *ctx, const struct seen *seen)
 }
 
 /*
+ * The samples of an attr marked unordered come as read; the COMM,
+ * queued at the time of the sample before it (20), still waits for
+ * the round that releases that time.
+ */
+static int check_unordered(struct test_ctx *ctx, struct perf_session *s)
+{
+	static const u64 want[] = {
+		10, 30, 20, 0, 25, 15, 40, 0, 1, 35, 50,
+	};
+	struct seen seen = { 0 };
+	int i, err;
+
+	s->attrs[0].unordered = true;
+	err = perf_session__for_each_event_ordered(s, collect, &seen);
+	s->attrs[0].unordered = false;
+	TEST_ASSERT(ctx, !err && seen.nr == (int)ARRAY_SIZE(want),
+		    "unordered: error %d, %d records", err, seen.nr);
+	for (i = 0; i < (int)ARRAY_SIZE(want); i++) {
+		u32 type = want[i] == 0 ? PERF_RECORD_FINISHED_ROUND :
+			   want[i] == 1 ? PERF_RECORD_COMM : PERF_RECORD_SAMPLE;
+
+		TEST_ASSERT(ctx, seen.type[i] == type &&
+			    (type != PERF_RECORD_SAMPLE ||
+			     seen.sample[i].time == want[i]),
+			    "unordered: position %d: type %u time %llu, want %llu",
+			    i, seen.type[i], seen.sample[i].time, want[i]);
+	}
+	return TEST_OK;
+}
+
+/*
  * Many read buffers of data: rounds of two interleaved CPUs' runs, so
  * that a round's records stay queued while the next round is read, and
  * the reader moves on from blocks that queued records pin.  Each
@@ -1794,6 +1825,8 @@ int test__data_ordered(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, !err, "open: %s", perf_session__error(&s));
 	err = perf_session__for_each_event_ordered(&s, collect, &seen);
 	ret = err ? TEST_FAIL : check_order(ctx, &seen);
+	if (!ret)
+		ret = check_unordered(ctx, &s);
 	/* A callback's error stops the delivery and comes back. */
 	memset(&seen, 0, sizeof(seen));
 	seen.stop_after = 4;

@@ -135,6 +135,12 @@ struct perf_session_attr {
 	u32 nr_ids;
 	int idx;
 	u64 nr_samples;			/* SAMPLE records delivered */
+	/*
+	 * Set by a tool whose result does not depend on when its samples
+	 * come: perf_session__process_events_ordered() delivers them as
+	 * read, without queueing them.
+	 */
+	bool unordered;
 };
 
 struct perf_session_stats {
@@ -316,7 +322,8 @@ int perf_session__process_events(struct perf_session *s,
  * keep their place after the record before them in the file; records
  * of time 0 (synthesized before counting started) are delivered when
  * read, as perf does.  Records of types 64 and up are delivered when
- * read; a FINISHED_ROUND before the records its round releases.
+ * read; a FINISHED_ROUND before the records its round releases.  So
+ * are the samples of an attr marked unordered.
  */
 int perf_session__process_events_ordered(struct perf_session *s,
 					 perf_session_event_fn fn, void *ctx);

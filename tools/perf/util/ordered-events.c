@@ -272,6 +272,18 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 		return session_deliver_known(s, rec, pos, attr_idx, fn, ctx);
 	if (time < q->last_flushed)
 		s->stats.nr_unordered++;
+	/*
+	 * The times of samples delivered at once still count for when
+	 * rounds flush: the others come out in the same batches either
+	 * way.
+	 */
+	if (attr && attr->unordered &&
+	    ev->header.type == PERF_RECORD_SAMPLE) {
+		q->last_time = time;
+		if (time > q->max_time)
+			q->max_time = time;
+		return session_deliver_known(s, rec, pos, attr_idx, fn, ctx);
+	}
 	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
 		return -ENOMEM;
 	e = &q->incoming[q->nr_incoming];

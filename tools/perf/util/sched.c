@@ -1151,6 +1151,21 @@ static void attr_fields(struct sched_attr_info *ai, struct tep_event *e)
 	ai->isa = tep_find_field(e, "isa");
 }
 
+/*
+ * Whether samples of @ai do nothing but raise the highest CPU seen (a
+ * third of a sched record is sched_stat_runtime).  That CPU shows only
+ * in -V's columns and at the end, so without -V they need no time
+ * order.
+ */
+static bool sample_ignored(const struct sched_timehist *th,
+			   const struct sched_attr_info *ai)
+{
+	if (th->opts.cpu_visual)
+		return false;
+	return ai->kind == SCHED_OTHER ||
+	       (ai->kind == SCHED_MIGRATE && !th->opts.migrations);
+}
+
 /* Which attr is which tracepoint, and whether all have call chains. */
 static int setup_attrs(struct sched_timehist *th, struct perf_session *s,
 		       bool *have_switch, bool *chains)
@@ -1186,6 +1201,8 @@ static int setup_attrs(struct sched_timehist *th, struct perf_session *s,
 		if (th->attrs[i].event &&
 		    !strcmp(th->attrs[i].event->name, "sched_wakeup"))
 			th->attrs[i].kind = SCHED_OTHER;
+	for (i = 0; i < th->nr_attrs; i++)
+		s->attrs[i].unordered = sample_ignored(th, &th->attrs[i]);
 	return 0;
 }
 
