@@ -383,6 +383,10 @@ static int check_spread(struct test_ctx *ctx)
 		add(&h, "work", &ip, chain, 2, 1);
 	}
 	run[0] = longest_run(h.shapes.slots, h.shapes.size);
+	/* Shapes share their frames: main is kept once, not per chain. */
+	TEST_ASSERT(ctx, h.shape_frames.nr == SPREAD_SYMS + 1,
+		    "%zu frames kept for the shapes, want %d",
+		    h.shape_frames.nr, SPREAD_SYMS + 1);
 	TEST_ASSERT(ctx, !hists__flush(&h), "flush failed");
 	run[1] = longest_run((const void * const *)h.table, h.size);
 	run[2] = longest_run(h.frames.slots, h.frames.size);

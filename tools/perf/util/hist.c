@@ -422,6 +422,8 @@ void hists__exit(struct hists *h)
 	free(h->table);
 	big_free(h->wide, h->wide_size * sizeof(*h->wide));
 	free(h->frames.slots);
+	free(h->shape_frames.slots);
+	free(h->chain_buf);
 	free(h->path);
 	free(h->shapes.slots);
 	free(h->names.slots);
@@ -875,7 +877,13 @@ static int hists__account(struct hists *h, const struct hist_sample *s,
 struct sample_shape {
 	struct sample_shape *next;	/* in order of first appearance */
 	u64 hash;
-	struct hist_sample s;		/* chain copied into the arena */
+	struct hist_sample s;		/* without its chain: */
+	/*
+	 * The chain, leaf first, as shared copies of its frames: a frame
+	 * is 80 bytes, and a DWARF chain's 18 of them made the shapes
+	 * half of a report's memory.
+	 */
+	const struct hist_frame **chain;
 	u64 period;
 	u64 count;
 };
@@ -930,9 +938,66 @@ static bool shape_matches(const struct hists *hs,
 	    !frames_equal(&sh->s.ip, &s->ip))
 		return false;
 	for (i = 0; i < s->chain_len; i++)
-		if (!frames_equal(&sh->s.chain[i], &s->chain[i]))
+		if (!frames_equal(sh->chain[i], &s->chain[i]))
 			return false;
 	return true;
+}
+
+static u64 shape_frame_hash(const struct hist_frame *f)
+{
+	return hash_final(mix(mix(frame_key(f) ^ f->level, (uintptr_t)f->dso),
+			      f->map_size ^ (uintptr_t)f->srcline ^
+			      (uintptr_t)f->srcfile));
+}
+
+static u64 shape_frame_hash_of(const void *f)
+{
+	return shape_frame_hash(f);
+}
+
+/* One copy of each frame that shapes tell apart (frames_equal()). */
+static const struct hist_frame *shape_frame(struct hists *h,
+					    const struct hist_frame *f)
+{
+	struct ptr_table *t = &h->shape_frames;
+	const struct hist_frame *m;
+	struct hist_frame *copy;
+	size_t j;
+
+	if (ptr_table_reserve(t, 1024, shape_frame_hash_of))
+		return NULL;
+	j = shape_frame_hash(f) & (t->size - 1);
+	for (; (m = t->slots[j]) != NULL; j = (j + 1) & (t->size - 1))
+		if (frames_equal(m, f))
+			return m;
+	copy = arena__alloc(h->arena, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	*copy = *f;
+	t->slots[j] = copy;
+	t->nr++;
+	return copy;
+}
+
+/* @sh's chain as an array of frames, in a buffer the next call reuses. */
+static const struct hist_frame *shape_chain(struct hists *h,
+					    const struct sample_shape *sh)
+{
+	int i;
+
+	if ((size_t)sh->s.chain_len > h->chain_buf_alloc) {
+		size_t alloc = sh->s.chain_len < 64 ? 64 : sh->s.chain_len;
+		struct hist_frame *b = realloc(h->chain_buf,
+					       alloc * sizeof(*b));
+
+		if (!b)
+			return NULL;
+		h->chain_buf = b;
+		h->chain_buf_alloc = alloc;
+	}
+	for (i = 0; i < sh->s.chain_len; i++)
+		h->chain_buf[i] = *sh->chain[i];
+	return h->chain_buf;
 }
 
 static u64 shape_hash_of(const void *sh)
@@ -945,6 +1010,7 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	u64 hash = shape_hash(h, s);
 	struct sample_shape *sh;
 	size_t j;
+	int i;
 
 	if (ptr_table_reserve(&h->shapes, 1024, shape_hash_of))
 		return -ENOMEM;
@@ -964,13 +1030,15 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	sh->s = *s;
 	sh->s.chain = NULL;
 	if (s->chain_len) {
-		struct hist_frame *chain = arena__alloc(h->arena, s->chain_len *
-							sizeof(*chain));
-
-		if (!chain)
+		sh->chain = arena__alloc(h->arena, s->chain_len *
+					 sizeof(*sh->chain));
+		if (!sh->chain)
 			return -ENOMEM;
-		memcpy(chain, s->chain, s->chain_len * sizeof(*chain));
-		sh->s.chain = chain;
+		for (i = 0; i < s->chain_len; i++) {
+			sh->chain[i] = shape_frame(h, &s->chain[i]);
+			if (!sh->chain[i])
+				return -ENOMEM;
+		}
 	}
 	sh->period = s->period;
 	sh->count = 1;
@@ -1175,6 +1243,11 @@ int hists__flush(struct hists *h)
 		struct hist_sample s = sh->s;
 
 		s.period = sh->period;
+		s.chain = s.chain_len ? shape_chain(h, sh) : NULL;
+		if (s.chain_len && !s.chain) {
+			err = -ENOMEM;
+			break;
+		}
 		err = hists__account(h, &s, sh->count, graphs ? &graphs[nr] : NULL);
 		if (graphs)
 			v[nr] = &graphs[nr];

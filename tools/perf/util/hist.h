@@ -178,6 +178,9 @@ struct hists {
 	size_t wide_size;
 	size_t nr_wide;
 	struct ptr_table frames;	/* the nodes' frames, one copy each */
+	struct ptr_table shape_frames;	/* the shapes' frames, one copy each */
+	struct hist_frame *chain_buf;	/* a shape's chain, as frames */
+	size_t chain_buf_alloc;
 	const struct hist_frame **path;	/* a sample's chain, as nodes' frames */
 	size_t path_alloc;
 	struct name_memo name_memo[HISTS_NAME_MEMO];	/* hist.c */
