@@ -65,6 +65,7 @@ struct unwind_stats {
 	 * the loader's start-up), which is libdwfl's to walk.
 	 */
 	u64 no_cfi;
+	u64 fp_steps;		/* frames the rules' walk left by frame pointer */
 	u64 first_failed_ip;	/* where the first failure was */
 	char first_error[96];	/* and why, as libdw says */
 };
@@ -103,7 +104,6 @@ struct unwind_module {
 
 struct unwind_proc {
 	u32 pid;
-	bool used;
 	bool attached;
 	bool stale;		/* a module no longer matches its map */
 	Dwfl *dwfl;
@@ -112,7 +112,12 @@ struct unwind_proc {
 
 struct unwinder {
 	struct machine *machine;
-	struct unwind_proc *procs;	/* open addressing by pid */
+	/*
+	 * Open addressing by pid.  A process's Dwfl holds its
+	 * unwind_proc as the callbacks' argument: each is allocated on
+	 * its own, and stays where it is when the table grows.
+	 */
+	struct unwind_proc **procs;
 	u32 procs_size, procs_nr;
 	struct unwind_object *objs;	/* open addressing by dso */
 	u32 objs_size, objs_nr;
@@ -185,9 +190,11 @@ void unwinder__delete(struct unwinder *u)
 
 	if (!u)
 		return;
-	for (i = 0; i < u->procs_size; i++)
-		if (u->procs[i].dwfl)
-			dwfl_end(u->procs[i].dwfl);
+	for (i = 0; i < u->procs_size; i++) {
+		if (u->procs[i] && u->procs[i]->dwfl)
+			dwfl_end(u->procs[i]->dwfl);
+		free(u->procs[i]);
+	}
 	for (i = 0; i < u->objs_size; i++) {
 		free(u->objs[i].path);
 		if (u->objs[i].dso && u->objs[i].fd >= 0)
@@ -219,7 +226,7 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 	if (st->bad_stack)
 		fprintf(out, "Warning: %llu samples have a user stack whose size field is larger than the copy: not unwound\n",
 			(unsigned long long)st->bad_stack);
-	if (u->print_stats)
+	if (u->print_stats) {
 		fprintf(out, "unwind: %llu samples with a user stack, %llu walked by compiled rules, %llu unmapped, %llu bad, %llu empty, %llu at code without CFI\n",
 			(unsigned long long)st->samples,
 			(unsigned long long)st->by_rules,
@@ -227,6 +234,9 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 			(unsigned long long)st->bad_stack,
 			(unsigned long long)st->empty,
 			(unsigned long long)st->no_cfi);
+		fprintf(out, "unwind: %llu frames stepped by frame pointer, without CFI\n",
+			(unsigned long long)st->fp_steps);
+	}
 }
 
 /* --- Open-addressing tables --- */
@@ -234,14 +244,14 @@ void unwinder__warn(const struct unwinder *u, FILE *out)
 static int grow_procs(struct unwinder *u)
 {
 	u32 size = u->procs_size ? 2 * u->procs_size : 64, i, j;
-	struct unwind_proc *p = calloc(size, sizeof(*p));
+	struct unwind_proc **p = calloc(size, sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < u->procs_size; i++) {
-		if (!u->procs[i].used)
+		if (!u->procs[i])
 			continue;
-		for (j = hash_slot(u->procs[i].pid, size); p[j].used;
+		for (j = hash_slot(u->procs[i]->pid, size); p[j];
 		     j = (j + 1) & (size - 1))
 			;
 		p[j] = u->procs[i];
@@ -254,19 +264,23 @@ static int grow_procs(struct unwinder *u)
 
 static struct unwind_proc *find_proc(struct unwinder *u, u32 pid)
 {
+	struct unwind_proc *p;
 	u32 i;
 
 	if (2 * (u->procs_nr + 1) > u->procs_size && grow_procs(u))
 		return NULL;
-	for (i = hash_slot(pid, u->procs_size); u->procs[i].used;
+	for (i = hash_slot(pid, u->procs_size); u->procs[i];
 	     i = (i + 1) & (u->procs_size - 1))
-		if (u->procs[i].pid == pid)
-			return &u->procs[i];
-	u->procs[i].used = true;
-	u->procs[i].pid = pid;
-	u->procs[i].u = u;
+		if (u->procs[i]->pid == pid)
+			return u->procs[i];
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->u = u;
+	u->procs[i] = p;
 	u->procs_nr++;
-	return &u->procs[i];
+	return p;
 }
 
 static int grow_objs(struct unwinder *u)
@@ -610,17 +624,6 @@ static struct cfi_table *object_cfi(struct unwind_object *o)
 	return o->cfi;
 }
 
-/* The compiled rule for the code at @pc of the sampled process, or NULL. */
-static const struct cfi_rule *rule_at(struct unwinder *u, u64 pc)
-{
-	u64 vaddr;
-	struct unwind_object *o = object_at(u, pc, &vaddr);
-
-	if (!o || !object_cfi(o))
-		return NULL;
-	return cfi_table__find(o->cfi, vaddr);
-}
-
 static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
 			    struct cfi_regs *regs)
 {
@@ -638,18 +641,84 @@ static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
 	regs->set |= 1U << CFI_REG_RA;
 }
 
+#define DWARF_REG_BP	6
+#define DWARF_REG_SP	7
+
+/*
+ * The step libdwfl takes where there is no CFI (its x86-64 backend's):
+ * by frame pointer, the return address at RBP + 8, the caller's RBP at
+ * RBP (0 when that cannot be read), and its RSP above both.  The
+ * caller has those three and nothing else, not even the return address
+ * as register 16.  False, ending the walk, where libdwfl's step fails:
+ * RBP unknown or zero, the return address unreadable, or a RSP that
+ * does not move up (data that only looks like a frame).
+ */
+static bool fp_step(struct unwinder *u, const struct cfi_regs *in,
+		    struct cfi_regs *out)
+{
+	u64 fp = in->val[DWARF_REG_BP], sp = 0, prev_fp, ret;
+
+	if (!(in->set & 1U << DWARF_REG_BP) || !fp)
+		return false;
+	if (in->set & 1U << DWARF_REG_SP)
+		sp = in->val[DWARF_REG_SP];
+	if (!read_word(u, fp, &prev_fp))
+		prev_fp = 0;
+	if (!read_word(u, fp + 8, &ret))
+		return false;
+	out->set = 1U << DWARF_REG_BP | 1U << DWARF_REG_SP;
+	out->val[DWARF_REG_BP] = prev_fp;
+	out->val[DWARF_REG_SP] = fp + 16;
+	out->val[CFI_REG_RA] = ret;
+	return sp < fp + 16;
+}
+
+/* How a frame is stepped from to its caller. */
+enum step_how {
+	STEP_RULE,		/* by its compiled rule */
+	STEP_FP,		/* by frame pointer: no object mapped there */
+	STEP_FP_NO_CFI,		/* the same: no CFI in its object for it */
+	STEP_DWFL,		/* by libdwfl */
+};
+
+/*
+ * How the frame at @at is stepped from, as libdwfl would: by frame
+ * pointer where it has no CFI, and by libdwfl itself for a rule that
+ * was not compiled or an object with no .eh_frame (whose .debug_frame
+ * libdwfl reads whole).  *@r: the rule, for STEP_RULE.
+ */
+static enum step_how step_at(struct unwinder *u, u64 at,
+			     const struct cfi_rule **r)
+{
+	u64 vaddr;
+	struct unwind_object *o = object_at(u, at, &vaddr);
+
+	*r = NULL;
+	if (!o)
+		return STEP_FP;
+	if (!object_cfi(o))
+		return STEP_DWFL;
+	*r = cfi_table__find(o->cfi, vaddr);
+	if (!*r)
+		return STEP_DWFL;
+	if ((*r)->status == CFI_RULE_NONE)
+		return STEP_FP_NO_CFI;
+	return (*r)->status == CFI_RULE_OK ? STEP_RULE : STEP_DWFL;
+}
+
 /*
  * The user frames of the sample by compiled rules (cfi-rules.h), as
  * libdwfl would find them.  False, with nothing kept, at a frame that
  * needs what only libdwfl does: a rule that was not compiled, or code
- * with neither a .eh_frame nor a .debug_frame entry (libdwfl then
- * tries the frame pointer).
+ * without CFI at the first frame, where libdwfl's failure is told
+ * (count_failure()).
  */
 static bool walk_by_rules(struct unwinder *u, u64 ip)
 {
 	u64 start = u->chain->nr, pc = ip, at;
 	const struct cfi_rule *r;
 	struct cfi_regs regs[2];
+	enum step_how how;
 	int cur = 0;
 
 	if (u->sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_64)
@@ -661,13 +730,19 @@ static bool walk_by_rules(struct unwinder *u, u64 ip)
 		u->chain->ips[u->chain->nr++] = at;
 		if (++u->nr_frames >= UNWIND_MAX_FRAMES)
 			return true;
-		r = rule_at(u, at);
-		if (!r || r->status != CFI_RULE_OK) {
-			u->stats.no_cfi += r && r->status == CFI_RULE_NONE;
+		how = step_at(u, at, &r);
+		if (how == STEP_RULE) {
+			if (!cfi_rule__step(r, &regs[cur], &regs[!cur],
+					    rules_read, u))
+				return true;
+		} else if (how != STEP_DWFL && u->nr_frames > 1) {
+			u->stats.fp_steps++;
+			if (!fp_step(u, &regs[cur], &regs[!cur]))
+				return true;
+		} else {
+			u->stats.no_cfi += how == STEP_FP_NO_CFI;
 			break;
 		}
-		if (!cfi_rule__step(r, &regs[cur], &regs[!cur], rules_read, u))
-			return true;
 		cur = !cur;
 		pc = regs[cur].val[CFI_REG_RA];
 	}
