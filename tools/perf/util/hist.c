@@ -655,16 +655,17 @@ static int ptr_table_reserve(struct ptr_table *t, size_t first,
 }
 
 /*
- * One copy of each frame that graph nodes tell apart (frame_same()), the
- * first met: nodes then hold a pointer instead of a frame, and children
- * are compared by pointer.  A node kept the first frame that made it
- * before; the fields frame_same() does not compare are those of the
- * frame's symbol or address either way.
+ * One frame for each class of frames that graph nodes tell apart
+ * (frame_same()), the first met: nodes then hold a pointer instead of a
+ * frame, and children are compared by pointer.  A node kept the first
+ * frame that made it before; the fields frame_same() does not compare
+ * are those of the frame's symbol or address either way.  @f is a
+ * shape's frame, which lives as long as the histogram: it is kept, not
+ * copied.
  */
 static const struct hist_frame *frame_intern(struct hists *h,
 					     const struct hist_frame *f)
 {
-	struct hist_frame *copy;
 	const struct hist_frame *m;
 	size_t j;
 
@@ -674,18 +675,14 @@ static const struct hist_frame *frame_intern(struct hists *h,
 	for (; (m = h->frames.slots[j]) != NULL; j = (j + 1) & (h->frames.size - 1))
 		if (frame_same(m, f))
 			return m;
-	copy = arena__alloc(h->arena, sizeof(*copy));
-	if (!copy)
-		return NULL;
-	*copy = *f;
-	h->frames.slots[j] = copy;
+	h->frames.slots[j] = f;
 	h->frames.nr++;
-	return copy;
+	return f;
 }
 
-/* h->path[0..n) = the shared copies of frames[0..n). */
-static int path_intern(struct hists *h, const struct hist_frame *frames,
-		       int n)
+/* h->path[0..n) = the nodes' frames for the shape's frames[0..n). */
+static int path_intern(struct hists *h,
+		       const struct hist_frame * const *frames, int n)
 {
 	int i;
 
@@ -699,7 +696,7 @@ static int path_intern(struct hists *h, const struct hist_frame *frames,
 		h->path_alloc = alloc;
 	}
 	for (i = 0; i < n; i++) {
-		h->path[i] = frame_intern(h, &frames[i]);
+		h->path[i] = frame_intern(h, frames[i]);
 		if (!h->path[i])
 			return -ENOMEM;
 	}
@@ -831,17 +828,18 @@ static int shape_graph_init(struct hists *h, struct shape_graph *sg,
 /*
  * Account one sample (or @count alike ones summed in @s->period).  With
  * @sg (a shape's, which has a chain), the graphs are left to
- * shape_graphs() and @sg says what they get.
+ * shape_graphs() and @sg says what they get.  With call graphs, @s is a
+ * shape's and @frames its kept frames: the chain's, or the sample's own
+ * without one, of which graphs are made.
  */
 static int hists__account(struct hists *h, const struct hist_sample *s,
+			  const struct hist_frame * const *frames,
 			  u64 count, struct shape_graph *sg)
 {
-	const struct hist_frame *chain = s->chain_len ? s->chain : &s->ip;
 	struct hist_entry *self;
 
-	/* Graphs are made of the chain (of the sample alone, without one). */
 	if (h->cfg.callchain &&
-	    path_intern(h, chain, s->chain_len ? s->chain_len : 1))
+	    path_intern(h, frames, s->chain_len ? s->chain_len : 1))
 		return -ENOMEM;
 	if (sg && shape_graph_init(h, sg, s))
 		return -ENOMEM;
@@ -877,12 +875,24 @@ static int hists__account(struct hists *h, const struct hist_sample *s,
 struct sample_shape {
 	struct sample_shape *next;	/* in order of first appearance */
 	u64 hash;
-	struct hist_sample s;		/* without its chain: */
+	/* The sample's fields that the keys and filters see. */
+	const char *comm;
+	const char * const *thread_comm;
+	const char * const *first_comm;
+	const char *parent;
+	const char *trace;
+	u32 pid;
+	u32 tid;
+	int cpu;
+	int socket;
+	int chain_len;
+	bool filtered;
 	/*
-	 * The chain, leaf first, as shared copies of its frames: a frame
-	 * is 80 bytes, and a DWARF chain's 18 of them made the shapes
-	 * half of a report's memory.
+	 * Its frames, as shared copies (shape_frame()): a frame is 80
+	 * bytes, and a DWARF chain's 18 of them made the shapes half of a
+	 * report's memory.  The chain is leaf first.
 	 */
+	const struct hist_frame *ip;
 	const struct hist_frame **chain;
 	u64 period;
 	u64 count;
@@ -927,15 +937,15 @@ static bool shape_matches(const struct hists *hs,
 	const struct hists_config *cfg = &hs->cfg;
 	int i;
 
-	if (sh->hash != hash || sh->s.filtered != s->filtered ||
-	    sh->s.chain_len != s->chain_len ||
-	    (key_has(cfg, SORT_COMM) && sh->s.comm != s->comm) ||
-	    (key_has(cfg, SORT_PID) && sh->s.tid != s->tid) ||
-	    (key_has(cfg, SORT_CPU) && sh->s.cpu != s->cpu) ||
-	    (key_has(cfg, SORT_SOCKET) && sh->s.socket != s->socket) ||
-	    (key_has(cfg, SORT_TRACE) && sh->s.trace != s->trace) ||
-	    (key_has(cfg, SORT_PARENT) && sh->s.parent != s->parent) ||
-	    !frames_equal(&sh->s.ip, &s->ip))
+	if (sh->hash != hash || sh->filtered != s->filtered ||
+	    sh->chain_len != s->chain_len ||
+	    (key_has(cfg, SORT_COMM) && sh->comm != s->comm) ||
+	    (key_has(cfg, SORT_PID) && sh->tid != s->tid) ||
+	    (key_has(cfg, SORT_CPU) && sh->cpu != s->cpu) ||
+	    (key_has(cfg, SORT_SOCKET) && sh->socket != s->socket) ||
+	    (key_has(cfg, SORT_TRACE) && sh->trace != s->trace) ||
+	    (key_has(cfg, SORT_PARENT) && sh->parent != s->parent) ||
+	    !frames_equal(sh->ip, &s->ip))
 		return false;
 	for (i = 0; i < s->chain_len; i++)
 		if (!frames_equal(sh->chain[i], &s->chain[i]))
@@ -979,25 +989,38 @@ static const struct hist_frame *shape_frame(struct hists *h,
 	return copy;
 }
 
-/* @sh's chain as an array of frames, in a buffer the next call reuses. */
-static const struct hist_frame *shape_chain(struct hists *h,
-					    const struct sample_shape *sh)
+/*
+ * The sample @sh stands for, with its summed period; its chain as an
+ * array of frames, in a buffer the next call reuses.
+ */
+static int shape_sample(struct hists *h, const struct sample_shape *sh,
+			struct hist_sample *s)
 {
+	struct hist_frame *b;
 	int i;
 
-	if ((size_t)sh->s.chain_len > h->chain_buf_alloc) {
-		size_t alloc = sh->s.chain_len < 64 ? 64 : sh->s.chain_len;
-		struct hist_frame *b = realloc(h->chain_buf,
-					       alloc * sizeof(*b));
+	*s = (struct hist_sample){
+		.comm = sh->comm, .thread_comm = sh->thread_comm,
+		.first_comm = sh->first_comm, .pid = sh->pid, .tid = sh->tid,
+		.cpu = sh->cpu, .socket = sh->socket, .parent = sh->parent,
+		.trace = sh->trace, .period = sh->period, .ip = *sh->ip,
+		.chain_len = sh->chain_len, .filtered = sh->filtered,
+	};
+	if (!sh->chain_len)
+		return 0;
+	if ((size_t)sh->chain_len > h->chain_buf_alloc) {
+		size_t alloc = sh->chain_len < 64 ? 64 : sh->chain_len;
 
+		b = realloc(h->chain_buf, alloc * sizeof(*b));
 		if (!b)
-			return NULL;
+			return -ENOMEM;
 		h->chain_buf = b;
 		h->chain_buf_alloc = alloc;
 	}
-	for (i = 0; i < sh->s.chain_len; i++)
+	for (i = 0; i < sh->chain_len; i++)
 		h->chain_buf[i] = *sh->chain[i];
-	return h->chain_buf;
+	s->chain = h->chain_buf;
+	return 0;
 }
 
 static u64 shape_hash_of(const void *sh)
@@ -1026,9 +1049,15 @@ static int shape_add(struct hists *h, const struct hist_sample *s)
 	sh = arena__alloc(h->arena, sizeof(*sh));
 	if (!sh)
 		return -ENOMEM;
-	sh->hash = hash;
-	sh->s = *s;
-	sh->s.chain = NULL;
+	*sh = (struct sample_shape){
+		.hash = hash, .comm = s->comm, .thread_comm = s->thread_comm,
+		.first_comm = s->first_comm, .parent = s->parent,
+		.trace = s->trace, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+		.socket = s->socket, .chain_len = s->chain_len,
+		.filtered = s->filtered, .ip = shape_frame(h, &s->ip),
+	};
+	if (!sh->ip)
+		return -ENOMEM;
 	if (s->chain_len) {
 		sh->chain = arena__alloc(h->arena, s->chain_len *
 					 sizeof(*sh->chain));
@@ -1240,15 +1269,13 @@ int hists__flush(struct hists *h)
 			err = -ENOMEM;
 	}
 	for (sh = h->shape_list; sh && !err; sh = sh->next) {
-		struct hist_sample s = sh->s;
+		struct hist_sample s;
 
-		s.period = sh->period;
-		s.chain = s.chain_len ? shape_chain(h, sh) : NULL;
-		if (s.chain_len && !s.chain) {
-			err = -ENOMEM;
+		err = shape_sample(h, sh, &s);
+		if (err)
 			break;
-		}
-		err = hists__account(h, &s, sh->count, graphs ? &graphs[nr] : NULL);
+		err = hists__account(h, &s, sh->chain_len ? sh->chain : &sh->ip,
+				     sh->count, graphs ? &graphs[nr] : NULL);
 		if (graphs)
 			v[nr] = &graphs[nr];
 		nr++;
@@ -1399,7 +1426,7 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 	 */
 	if (h->cfg.callchain || h->cfg.children)
 		return shape_add(h, s);
-	return hists__account(h, s, 1, NULL);
+	return hists__account(h, s, NULL, 1, NULL);
 }
 
 static u64 str_hash(const char *s)
