@@ -13,8 +13,9 @@ mkdir "$tmpdir/bin"
 cp "$PERF" "$tmpdir/bin/sysbusy"
 [ -f "$(dirname "$PERF")/libperf-hot.so" ] &&
 	cp "$(dirname "$PERF")/libperf-hot.so" "$tmpdir/bin/"
+# $1 calls (default 2000: some ms).
 busy() {
-	"$tmpdir/bin/sysbusy" test -w syscalls 2000 0 0 > /dev/null
+	"$tmpdir/bin/sysbusy" test -w syscalls "${1:-2000}" 0 0 > /dev/null
 }
 
 # Run "perf $@" in the background, keep sysbusy busy until the file $1
@@ -32,15 +33,20 @@ until_seen_then_int() {
 		busy
 		sleep 0.2
 	done
-	busy
+	busy "${busy_calls:-}"
 	kill -INT $pid
 	wait $pid
 	echo $? > "$tmpdir/rc"
 }
 
-# perf record: the samples of sysbusy, in a file report reads.
+# perf record: the samples of sysbusy, in a file report reads.  The
+# file shows its header at once; then sysbusy runs for some 50 ms of
+# CPU time: 2000 calls ran for about 1 ms, which a sample every ms of
+# CPU time missed once in a while.
+busy_calls=200000
 until_seen_then_int "$tmpdir/rec.data" . record -q -e cpu-clock -F 1000 \
 	-o "$tmpdir/rec.data"
+busy_calls=
 [ "$(cat "$tmpdir/rc")" = 0 ] || fail "perf record exited $(cat "$tmpdir/rc"): $(cat "$tmpdir/err")"
 "$PERF" report -i "$tmpdir/rec.data" --stdio --sort comm > "$tmpdir/report" 2>&1 ||
 	fail "perf report exited $?: $(cat "$tmpdir/report")"
