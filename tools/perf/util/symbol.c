@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -437,14 +436,30 @@ static void symtab__make_index(struct symtab *st)
 	st->nr_index = n;
 }
 
-/* The first of starts[lo, hi) above @addr, or @hi: none is. */
-static size_t start_above(const u64 *starts, size_t stride, size_t lo,
-			  size_t hi, u64 addr)
+/* The first of syms[lo, hi) that starts above @addr, or @hi: none does. */
+static size_t sym_above(const struct symbol *syms, size_t lo, size_t hi,
+			u64 addr)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (starts[mid * stride] <= addr)
+		if (syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The same for the index: the first block that starts above @addr. */
+static size_t block_above(const u64 *index, size_t nr, u64 addr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (index[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -455,21 +470,16 @@ static size_t start_above(const u64 *starts, size_t stride, size_t lo,
 /* The first symbol that starts above @addr, or st->nr: none does. */
 static size_t symtab__above(const struct symtab *st, u64 addr)
 {
-	const size_t stride = sizeof(*st->syms) / sizeof(u64);
-	size_t k, lo, hi;
+	size_t k, hi;
 
-	_Static_assert(offsetof(struct symbol, start) == 0 &&
-		       sizeof(struct symbol) % sizeof(u64) == 0,
-		       "symbols are searched as an array of u64");
 	if (!st->index)
-		return start_above(&st->syms[0].start, stride, 0, st->nr, addr);
-	k = start_above(st->index, 1, 0, st->nr_index, addr);
+		return sym_above(st->syms, 0, st->nr, addr);
+	k = block_above(st->index, st->nr_index, addr);
 	if (!k)
 		return 0;
-	lo = (k - 1) << SYMTAB_INDEX_SHIFT;
 	hi = k << SYMTAB_INDEX_SHIFT;
-	return start_above(&st->syms[0].start, stride, lo,
-			   hi < st->nr ? hi : st->nr, addr);
+	return sym_above(st->syms, (k - 1) << SYMTAB_INDEX_SHIFT,
+			 hi < st->nr ? hi : st->nr, addr);
 }
 
 static const struct symbol *symtab__search(const struct symtab *st, u64 addr)
