@@ -242,7 +242,7 @@ static Dwarf_Frame *frame_at(struct cfi_table *t, u64 addr, u8 *src)
 	return NULL;
 }
 
-/* A row's rules in @r, whose start, end and src are set. */
+/* The rules of @frame's row in @r (its status says how far they got). */
 static void compile_rule(struct cfi_rule *r, Dwarf_Frame *frame,
 			 bool signal)
 {

@@ -405,7 +405,6 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 void symtab__exit(struct symtab *st)
 {
 	free(st->cache);
-	free(st->index);
 	big_free(st->syms, st->syms_bytes);
 	arena__delete(st->names);
 	memset(st, 0, sizeof(*st));
@@ -414,78 +413,19 @@ void symtab__exit(struct symtab *st)
 /* How far back a lookup looks for a symbol enclosing a smaller one. */
 #define MAX_NESTING 8
 
-/*
- * A binary search of a big table misses the caches on most of its
- * steps: the kernel's 100K symbols are 2.4 MB.  The start of every
- * 16th symbol, in an array of its own (50 KB for the kernel), takes
- * most of the steps within the caches; the last four are in the 16
- * symbols it leads to.
- */
-#define SYMTAB_INDEX_SHIFT	4
-
-static void symtab__make_index(struct symtab *st)
-{
-	size_t i, n = (st->nr + (1U << SYMTAB_INDEX_SHIFT) - 1) >>
-		      SYMTAB_INDEX_SHIFT;
-
-	st->index = malloc(n * sizeof(*st->index));
-	if (!st->index)
-		return;
-	for (i = 0; i < n; i++)
-		st->index[i] = st->syms[i << SYMTAB_INDEX_SHIFT].start;
-	st->nr_index = n;
-}
-
-/* The first of syms[lo, hi) that starts above @addr, or @hi: none does. */
-static size_t sym_above(const struct symbol *syms, size_t lo, size_t hi,
-			u64 addr)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The same for the index: the first block that starts above @addr. */
-static size_t block_above(const u64 *index, size_t nr, u64 addr)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (index[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The first symbol that starts above @addr, or st->nr: none does. */
-static size_t symtab__above(const struct symtab *st, u64 addr)
-{
-	size_t k, hi;
-
-	if (!st->index)
-		return sym_above(st->syms, 0, st->nr, addr);
-	k = block_above(st->index, st->nr_index, addr);
-	if (!k)
-		return 0;
-	hi = k << SYMTAB_INDEX_SHIFT;
-	return sym_above(st->syms, (k - 1) << SYMTAB_INDEX_SHIFT,
-			 hi < st->nr ? hi : st->nr, addr);
-}
-
 static const struct symbol *symtab__search(const struct symtab *st, u64 addr)
 {
-	size_t lo = symtab__above(st, addr), i;
+	size_t lo = 0, hi = st->nr, i;
 
+	/* The last symbol starting at or before addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	/*
 	 * Synthesized PLT entries lie inside a zero-size symbol stretched
 	 * over them; a gap between nested symbols belongs to the outer one.
@@ -519,10 +459,8 @@ static struct symtab_cache_slot *symtab__cache_slot(struct symtab *st,
 {
 	u64 h = addr * 0x9e3779b97f4a7c15ULL;
 
-	if (!st->cache && st->nr >= SYMTAB_CACHE_MIN_SYMS) {
+	if (!st->cache && st->nr >= SYMTAB_CACHE_MIN_SYMS)
 		st->cache = calloc(1U << SYMTAB_CACHE_BITS, sizeof(*st->cache));
-		symtab__make_index(st);
-	}
 	if (!st->cache)
 		return NULL;
 	return &st->cache[h >> (64 - SYMTAB_CACHE_BITS)];

@@ -30,9 +30,6 @@ struct symtab {
 	u64 image_end;		/* kallsyms: where the kernel's data ends */
 	/* Addresses looked up before, for tables too big for the caches. */
 	struct symtab_cache_slot *cache;
-	/* The start of every 16th symbol, searched first (symbol.c). */
-	u64 *index;
-	size_t nr_index;
 };
 
 /* Where symbols are looked for; set from the command line. */
