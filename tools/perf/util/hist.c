@@ -655,6 +655,26 @@ static int ptr_table_reserve(struct ptr_table *t, size_t first,
 }
 
 /*
+ * The slot of @t that holds what @same() finds equal to @key (of hash
+ * @hash), or the free slot where @key would go, after room is made for
+ * it (from @first slots); NULL without memory.
+ */
+static const void **ptr_table_slot(struct ptr_table *t, size_t first,
+				   u64 (*hash_of)(const void *p), u64 hash,
+				   bool (*same)(const void *a, const void *b),
+				   const void *key)
+{
+	size_t j;
+
+	if (ptr_table_reserve(t, first, hash_of))
+		return NULL;
+	j = hash & (t->size - 1);
+	for (; t->slots[j] && !same(t->slots[j], key); j = (j + 1) & (t->size - 1))
+		;
+	return &t->slots[j];
+}
+
+/*
  * One frame for each class of frames that graph nodes tell apart
  * (frame_same()), the first met: nodes then hold a pointer instead of a
  * frame, and children are compared by pointer.  A node kept the first
@@ -663,21 +683,24 @@ static int ptr_table_reserve(struct ptr_table *t, size_t first,
  * shape's frame, which lives as long as the histogram: it is kept, not
  * copied.
  */
+static bool frame_same_of(const void *a, const void *b)
+{
+	return frame_same(a, b);
+}
+
 static const struct hist_frame *frame_intern(struct hists *h,
 					     const struct hist_frame *f)
 {
-	const struct hist_frame *m;
-	size_t j;
+	const void **slot = ptr_table_slot(&h->frames, 1024, frame_hash_of,
+					   frame_hash(f), frame_same_of, f);
 
-	if (ptr_table_reserve(&h->frames, 1024, frame_hash_of))
+	if (!slot)
 		return NULL;
-	j = frame_hash(f) & (h->frames.size - 1);
-	for (; (m = h->frames.slots[j]) != NULL; j = (j + 1) & (h->frames.size - 1))
-		if (frame_same(m, f))
-			return m;
-	h->frames.slots[j] = f;
-	h->frames.nr++;
-	return f;
+	if (!*slot) {
+		*slot = f;
+		h->frames.nr++;
+	}
+	return *slot;
 }
 
 /* h->path[0..n) = the nodes' frames for the shape's frames[0..n). */
@@ -966,26 +989,28 @@ static u64 shape_frame_hash_of(const void *f)
 }
 
 /* One copy of each frame that shapes tell apart (frames_equal()). */
+static bool frames_equal_of(const void *a, const void *b)
+{
+	return frames_equal(a, b);
+}
+
 static const struct hist_frame *shape_frame(struct hists *h,
 					    const struct hist_frame *f)
 {
-	struct ptr_table *t = &h->shape_frames;
-	const struct hist_frame *m;
+	const void **slot = ptr_table_slot(&h->shape_frames, 1024,
+					   shape_frame_hash_of,
+					   shape_frame_hash(f),
+					   frames_equal_of, f);
 	struct hist_frame *copy;
-	size_t j;
 
-	if (ptr_table_reserve(t, 1024, shape_frame_hash_of))
-		return NULL;
-	j = shape_frame_hash(f) & (t->size - 1);
-	for (; (m = t->slots[j]) != NULL; j = (j + 1) & (t->size - 1))
-		if (frames_equal(m, f))
-			return m;
+	if (!slot || *slot)
+		return slot ? *slot : NULL;
 	copy = arena__alloc(h->arena, sizeof(*copy));
 	if (!copy)
 		return NULL;
 	*copy = *f;
-	t->slots[j] = copy;
-	t->nr++;
+	*slot = copy;
+	h->shape_frames.nr++;
 	return copy;
 }
 
@@ -1444,19 +1469,21 @@ static u64 str_hash_of(const void *s)
 }
 
 /* One copy per distinct name, so entries compare names by pointer. */
+static bool str_same_of(const void *a, const void *b)
+{
+	return !strcmp(a, b);
+}
+
 const char *hists__intern(struct hists *h, const char *s)
 {
-	size_t j;
+	const void **slot = ptr_table_slot(&h->names, 256, str_hash_of,
+					   str_hash(s), str_same_of, s);
 
-	if (ptr_table_reserve(&h->names, 256, str_hash_of))
-		return NULL;
-	j = str_hash(s) & (h->names.size - 1);
-	for (; h->names.slots[j]; j = (j + 1) & (h->names.size - 1))
-		if (!strcmp(h->names.slots[j], s))
-			return h->names.slots[j];
-	h->names.slots[j] = arena__strdup(h->arena, s);
-	if (!h->names.slots[j])
+	if (!slot || *slot)
+		return slot ? *slot : NULL;
+	*slot = arena__strdup(h->arena, s);
+	if (!*slot)
 		return NULL;
 	h->names.nr++;
-	return h->names.slots[j];
+	return *slot;
 }
