@@ -23,6 +23,7 @@
 #include "../util/dump.h"
 #include "../util/header.h"
 #include "../util/report.h"
+#include "../util/session-internal.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | \
@@ -288,6 +289,8 @@ static void tmp_cleanup(void)
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		unlink(tmp_path(names[i]));
 	rmdir(tmp_dir);
+	/* A later test of this run makes another. */
+	tmp_dir[0] = '\0';
 }
 
 static u8 *read_whole(const char *path, size_t *len)
@@ -1732,13 +1735,22 @@ static u64 big_ip(u64 time)
 	return 0x400000 + time * 3;
 }
 
-static void build_big_ordered(struct perf_fbuf *b)
+static void build_big_ordered(struct perf_fbuf *b, int rounds)
 {
 	struct tsample t = { 0, 7, 7, 0, 0, 0, 1, 0, { 0 } };
-	int r, cpu, k;
+	int r, cpu, k, n = rounds < 0 ? -rounds : rounds;
 
-	for (r = 0; r < BIG_ROUNDS; r++) {
+	for (r = 0; r < n; r++) {
 		for (cpu = 0; cpu < 2; cpu++) {
+			/*
+			 * < 0: a sample of time 0 in every other round,
+			 * delivered when read.
+			 */
+			if (rounds < 0 && cpu && r % 2) {
+				t.time = 0;
+				t.ip = big_ip(r);
+				put_sample(b, &t);
+			}
 			for (k = 0; k < BIG_PER_CPU; k++) {
 				t.time = 1 + (u64)r * 2 * BIG_PER_CPU + 2 * k + cpu;
 				t.ip = big_ip(t.time);
@@ -1775,7 +1787,8 @@ static int check_big(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
-static int check_big_ordered(struct test_ctx *ctx, bool pipe_form)
+static int check_big_ordered(struct test_ctx *ctx, bool pipe_form,
+			     int rounds)
 {
 	const char *path = tmp_path("order.data");
 	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
@@ -1791,7 +1804,7 @@ static int check_big_ordered(struct test_ctx *ctx, bool pipe_form)
 	err = perf_data_writer__open_fd(&w, fd, pipe_form);
 	if (!err)
 		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
-	build_big_ordered(&b);
+	build_big_ordered(&b, rounds);
 	if (!err)
 		err = perf_data_writer__write(&w, b.data, b.len);
 	perf_fbuf__free(&b);
@@ -1802,7 +1815,7 @@ static int check_big_ordered(struct test_ctx *ctx, bool pipe_form)
 	if (!err)
 		err = perf_session__for_each_event_ordered(&s, check_big, &seen);
 	perf_session__close(&s);
-	TEST_ASSERT(ctx, !err && seen.nr == BIG_ROUNDS * 2 * BIG_PER_CPU &&
+	TEST_ASSERT(ctx, !err && seen.nr == (u64)rounds * 2 * BIG_PER_CPU &&
 		    !seen.bad, "%s form: %d, %llu samples, %llu wrong",
 		    pipe_form ? "pipe" : "file", err, seen.nr, seen.bad);
 	return TEST_OK;
@@ -1835,7 +1848,8 @@ int test__data_ordered(struct test_ctx *ctx)
 		ret = TEST_FAIL;
 	perf_session__close(&s);
 	TEST_ASSERT(ctx, !ret, "ordered delivery from a file");
-	if (check_big_ordered(ctx, false) || check_big_ordered(ctx, true))
+	if (check_big_ordered(ctx, false, BIG_ROUNDS) ||
+	    check_big_ordered(ctx, true, BIG_ROUNDS))
 		return TEST_FAIL;
 	tmp_cleanup();
 
@@ -1860,6 +1874,239 @@ int test__data_ordered(struct test_ctx *ctx)
 	close(fds[0]);
 	TEST_ASSERT(ctx, waitpid(pid, &status, 0) == pid &&
 		    WIFEXITED(status) && !WEXITSTATUS(status), "writer failed");
+	return ret;
+}
+
+/* ---- a reader thread ---- */
+
+/*
+ * Rounds of samples with an EVENT_UPDATE renaming the attr in the
+ * middle: the callback must see the name change where one thread sees
+ * it, which with a reader thread far ahead means the reader waits for
+ * the records before the update to be delivered.
+ */
+#define RENAME_ROUNDS	20
+#define RENAME_PER_ROUND 1000
+
+static void put_rename(struct perf_fbuf *b, u64 id, const char *name)
+{
+	put_header(b, PERF_RECORD_EVENT_UPDATE, 0,
+		   24 + PERF_ALIGN8(strlen(name) + 1));
+	perf_fbuf__put_u64(b, PERF_EVENT_UPDATE__NAME);
+	perf_fbuf__put_u64(b, id);
+	put_string8(b, name);
+}
+
+static int write_renamed(const char *path)
+{
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct tsample t = { 0x401000, 7, 7, 0, 101, 0, 1, 0, { 0 } };
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	int err, r, k;
+
+	a.sample_id_all = 0;
+	for (r = 0; r < RENAME_ROUNDS; r++) {
+		for (k = 0; k < RENAME_PER_ROUND; k++) {
+			t.time = 1 + (u64)r * RENAME_PER_ROUND + k;
+			put_sample(&b, &t);
+		}
+		if (r == RENAME_ROUNDS / 2)
+			put_rename(&b, 101, "renamed");
+		put_round(&b);
+	}
+	err = perf_data_writer__open(&w, path);
+	if (err)
+		goto out;
+	err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
+	if (!err)
+		err = perf_data_writer__write(&w, b.data, b.len);
+	err = perf_data_writer__finish(&w) ?: err;
+out:
+	perf_fbuf__free(&b);
+	return err;
+}
+
+struct names_seen {
+	u32 nr;
+	u32 renamed_at;			/* the first sample under the new name */
+};
+
+static int note_name(struct perf_session *s, const union perf_event *ev,
+		     u64 off, const struct perf_sample *sample,
+		     struct perf_session_attr *attr, void *ctx)
+{
+	struct names_seen *seen = ctx;
+
+	if (ev->header.type != PERF_RECORD_SAMPLE || !attr)
+		return 0;
+	if (!seen->renamed_at && !strcmp(attr->name, "renamed"))
+		seen->renamed_at = seen->nr;
+	seen->nr++;
+	return 0;
+}
+
+static int read_renamed(const char *path, enum perf_session_reader mode,
+			struct names_seen *seen)
+{
+	struct perf_session s;
+	int err = perf_session__open(&s, path);
+
+	s.reader_thread = mode;
+	if (!err)
+		err = perf_session__for_each_event_ordered(&s, note_name, seen);
+	perf_session__close(&s);
+	return err;
+}
+
+static int check_rename_order(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("order.data");
+	struct names_seen one = { 0 }, two = { 0 };
+
+	TEST_ASSERT(ctx, !write_renamed(path), "write");
+	TEST_ASSERT(ctx, !read_renamed(path, PERF_SESSION_READER_OFF, &one) &&
+		    !read_renamed(path, PERF_SESSION_READER_ON, &two),
+		    "read");
+	TEST_ASSERT(ctx, one.nr == RENAME_ROUNDS * RENAME_PER_ROUND &&
+		    one.renamed_at > 0, "one thread: %u samples, renamed at %u",
+		    one.nr, one.renamed_at);
+	TEST_ASSERT(ctx, two.nr == one.nr && two.renamed_at == one.renamed_at,
+		    "reader thread: %u samples, renamed at %u; one thread: at %u",
+		    two.nr, two.renamed_at, one.renamed_at);
+	return TEST_OK;
+}
+
+/* What a pass delivered, in order: a count and a hash of it all. */
+struct trail {
+	u64 nr;
+	u64 hash;
+};
+
+/* A callback slower than reading: the reader gets ahead of it. */
+static void take_time(void)
+{
+	volatile unsigned int i;
+
+	for (i = 0; i < 500; i++)
+		;
+}
+
+static int follow(struct perf_session *s, const union perf_event *ev,
+		  u64 off, const struct perf_sample *sample,
+		  struct perf_session_attr *attr, void *ctx)
+{
+	struct trail *tr = ctx;
+	u64 v = off ^ ((u64)ev->header.type << 56);
+
+	if (sample)
+		v ^= sample->time * 31 + sample->ip + sample->period * 7;
+	tr->hash = (tr->hash ^ v) * 0x100000001b3ULL;
+	tr->nr++;
+	take_time();
+	return 0;
+}
+
+static int read_trail(const char *path, enum perf_session_reader mode,
+		      struct trail *tr)
+{
+	struct perf_session s;
+	int err = perf_session__open(&s, path);
+
+	s.reader_thread = mode;
+	if (!err)
+		err = perf_session__for_each_event_ordered(&s, follow, tr);
+	perf_session__close(&s);
+	return err;
+}
+
+/*
+ * Every record in the order one thread delivers it: a flushed round
+ * must be out before the next round's FINISHED_ROUND, and before a
+ * sample of time 0, however far ahead the reader got.
+ */
+static int check_same_trail(struct test_ctx *ctx, int rounds)
+{
+	const char *path = tmp_path("order.data");
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct trail one = { 0 }, two = { 0 };
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	int err;
+
+	a.sample_id_all = 0;
+	build_big_ordered(&b, -rounds);
+	err = perf_data_writer__open(&w, path);
+	if (!err)
+		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
+	if (!err)
+		err = perf_data_writer__write(&w, b.data, b.len);
+	err = perf_data_writer__finish(&w) ?: err;
+	perf_fbuf__free(&b);
+	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
+	TEST_ASSERT(ctx, !read_trail(path, PERF_SESSION_READER_OFF, &one) &&
+		    !read_trail(path, PERF_SESSION_READER_ON, &two), "read");
+	TEST_ASSERT(ctx, one.nr == (u64)rounds * (2 * BIG_PER_CPU + 1) +
+		    rounds / 2 &&
+		    two.nr == one.nr && two.hash == one.hash,
+		    "%d rounds: %llu records, %llu with a reader thread, %s order",
+		    rounds, one.nr, two.nr,
+		    two.hash == one.hash ? "the same" : "another");
+	return TEST_OK;
+}
+
+/* The tests of files, read again with a reader thread for every pass. */
+static int (*const reread_tests[])(struct test_ctx *ctx) = {
+	test__data_file, test__data_truncated, test__data_garbage,
+	test__data_unfinished, test__data_ordered, test__data_ids,
+	test__data_dump, test__sched_kvm, test__sched_exiting,
+	test__sched_corrupt, test__compress_records,
+};
+
+static int reread_all(struct test_ctx *ctx)
+{
+	char *old = getenv("PERF_READER_THREAD");
+	int ret = TEST_OK;
+	size_t i;
+
+	if (old)
+		old = strdup(old);
+	setenv("PERF_READER_THREAD", "1", 1);
+	for (i = 0; i < ARRAY_SIZE(reread_tests) && ret == TEST_OK; i++)
+		ret = reread_tests[i](ctx);
+	/* More records than the ring holds, and more bytes. */
+	if (ret == TEST_OK)
+		ret = check_big_ordered(ctx, false, 40);
+	if (old)
+		setenv("PERF_READER_THREAD", old, 1);
+	else
+		unsetenv("PERF_READER_THREAD");
+	free(old);
+	return ret;
+}
+
+/* With the ring's size, and a small ring that both threads wait on. */
+int test__data_reader(struct test_ctx *ctx)
+{
+	static const unsigned int ring[] = { 0, 128 };
+	unsigned int slots = session_reader_slots;
+	int ret = TEST_OK;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ring) && ret == TEST_OK; i++) {
+		if (ring[i])
+			session_reader_slots = ring[i];
+		ret = reread_all(ctx);
+		if (ret == TEST_OK)
+			ret = check_same_trail(ctx, 10);
+		if (ret == TEST_OK)
+			ret = check_rename_order(ctx);
+		session_reader_slots = slots;
+		if (ret != TEST_OK)
+			printf("    with a ring of %u records\n",
+			       ring[i] ? ring[i] : slots);
+	}
+	tmp_cleanup();
 	return ret;
 }
 

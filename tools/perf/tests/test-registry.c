@@ -66,6 +66,8 @@ const struct test_case unit_tests[] = {
 	  test__data_ids },
 	{ "data-dump", "perf.data: raw dump (report -D) lines",
 	  test__data_dump },
+	{ "data-reader", "perf.data: a reader thread delivers as one thread does",
+	  test__data_reader },
 	{ "tracing-data", "Tracing data: tracefs formats written, parsed back",
 	  test__tracing_data },
 	{ "syscalltbl", "perf trace: 64- and 32-bit syscall tables",

@@ -167,6 +167,17 @@ struct perf_session_stats {
 struct perf_session_queue;
 struct perf_decompressor;
 
+/*
+ * Whether a pass reads a file on a thread of its own while the caller's
+ * thread runs the callback (session-reader.c).  PERF_READER_THREAD in
+ * the environment overrides it: 0 for never, 1 for always.
+ */
+enum perf_session_reader {
+	PERF_SESSION_READER_OFF,	/* the default: one thread */
+	PERF_SESSION_READER_AUTO,	/* when more than one CPU may run us */
+	PERF_SESSION_READER_ON,		/* always (tests) */
+};
+
 struct perf_session {
 	char name[256];			/* the path, or "pipe"/"stdin" */
 	int fd;
@@ -195,14 +206,6 @@ struct perf_session {
 	 * as of an unknown id.
 	 */
 	u32 nr_attrs_pass;
-	struct {
-		struct perf_id_slot *slots;
-		u32 mask;
-		u32 nr;
-		/* The last id found: a ring's records come in runs of it. */
-		u64 last_id;
-		s32 last_idx;
-	} ids;
 	int id_pos;			/* u64 index of the id in samples */
 	int is_pos;			/* u64s from the end in other records */
 	bool sample_id_all;
@@ -225,20 +228,40 @@ struct perf_session {
 	 * The read buffer: a stream's, or a file's data (pread).  buf is
 	 * the data of block, a struct session_block that records the time
 	 * order queue holds may pin (session-internal.h).
+	 *
+	 * From here to stats is what the reading thread writes as it
+	 * reads; in a pass with a reader thread (session-reader.c) the
+	 * delivering thread writes stats: they are kept on cache lines of
+	 * their own, or each record would move them between the CPUs.
 	 */
-	u8 *buf;
+	u8 *buf __attribute__((aligned(64)));
 	size_t buf_cap;
 	struct session_block *block;
 	struct session_block *free_blocks;
+	/* Freed by the delivering thread of a threaded pass: a stack. */
+	struct session_block *returned;
+	/* Set by the caller: see enum perf_session_reader. */
+	enum perf_session_reader reader_thread;
+	/* The pass's reader thread, while one reads (session-reader.c). */
+	struct session_reader *reader;
 	u64 buf_start;			/* stream or file offset of buf[0] */
 	size_t buf_len;
 	bool eof;
 	u64 processed_end;		/* header records before it are done */
 
 	u64 *scratch;			/* an aligned copy of one record */
+	/* Attrs by their ids (the last one found is written as read). */
+	struct {
+		struct perf_id_slot *slots;
+		u32 mask;
+		u32 nr;
+		/* The last id found: a ring's records come in runs of it. */
+		u64 last_id;
+		s32 last_idx;
+	} ids;
 
-	struct perf_session_stats stats;
-	struct perf_session_queue *queue;
+	struct perf_session_stats stats __attribute__((aligned(64)));
+	struct perf_session_queue *queue __attribute__((aligned(64)));
 	struct perf_decompressor *decomp;	/* COMPRESSED records */
 	bool unpacking;			/* records come from decomp */
 

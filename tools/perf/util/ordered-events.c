@@ -36,6 +36,14 @@ struct perf_session_queue {
 	u32 incoming_cap;
 	struct oe_event *tmp;
 	u32 tmp_cap;
+	/*
+	 * Flushed, to deliver in order.  With a reader thread they go out
+	 * as its ring takes them, while the next round is read.
+	 */
+	struct oe_event *ready;
+	u32 nr_ready;
+	u32 ready_pos;
+	u32 ready_cap;
 	u64 max_time;			/* newest queued time */
 	u64 next_flush;			/* the next round flushes up to it */
 	u64 last_flushed;		/* time of the last delivered record */
@@ -55,10 +63,13 @@ void session_queue_free(struct perf_session *s)
 		session_block_put(s, q->pending[i].block);
 	for (i = 0; i < q->nr_incoming; i++)
 		session_block_put(s, q->incoming[i].block);
+	for (i = q->ready_pos; i < q->nr_ready; i++)
+		session_block_put(s, q->ready[i].block);
 	session_block_put(s, q->copies);
 	big_free(q->pending, (size_t)q->pending_cap * sizeof(*q->pending));
 	big_free(q->incoming, (size_t)q->incoming_cap * sizeof(*q->incoming));
 	big_free(q->tmp, (size_t)q->tmp_cap * sizeof(*q->tmp));
+	big_free(q->ready, (size_t)q->ready_cap * sizeof(*q->ready));
 	free(q);
 	s->queue = NULL;
 }
@@ -147,41 +158,98 @@ static struct oe_event *oe_sort(struct oe_event *a, struct oe_event *tmp,
 static const u8 *queue_hold(struct perf_session *s, const u8 *rec,
 			    struct session_block **block)
 {
-	const struct perf_counter_header h = session_rec_header(rec);
-	struct perf_session_queue *q = s->queue;
-	size_t len = PERF_ALIGN8(h.size);
-	struct session_block *c = q->copies;
-	u8 *dst;
-
 	*block = session_block_pin(s, rec);
 	if (*block)
 		return rec;
-	if (!c || c->used + len > c->cap) {
-		session_block_put(s, c);
-		c = session_block_get(s, len);
-		q->copies = c;
-		if (!c)
-			return NULL;
-	}
-	dst = (u8 *)c->data + c->used;
-	memcpy(dst, rec, h.size);
-	c->used += len;
-	c->pins++;
-	*block = c;
-	return dst;
+	return session_block_copy(s, &s->queue->copies, rec, block);
 }
 
-/* Deliver the queued records not later than limit, in time order. */
+/* After an error nothing queued is delivered: the pins go. */
+static void queue_drop(struct perf_session *s)
+{
+	struct perf_session_queue *q = s->queue;
+	u32 i;
+
+	for (i = q->ready_pos; i < q->nr_ready; i++)
+		session_block_put(s, q->ready[i].block);
+	for (i = 0; i < q->nr_pending; i++)
+		session_block_put(s, q->pending[i].block);
+	q->ready_pos = q->nr_ready = q->nr_pending = 0;
+}
+
+/*
+ * Deliver the records flushed: all of them, or (@some) as many as a
+ * reader thread's ring takes without waiting.
+ */
+static int deliver_ready(struct perf_session *s, bool some,
+			 perf_session_event_fn fn, void *ctx)
+{
+	struct perf_session_queue *q = s->queue;
+	const struct oe_event *e;
+	int ret = 0;
+
+	while (q->ready_pos < q->nr_ready && !ret) {
+		if (some && !session_reader_room(s))
+			return 0;
+		e = &q->ready[q->ready_pos++];
+		/* The record's pin goes with it. */
+		ret = session_deliver_known(s, e->rec, e->pos, e->attr,
+					    e->block, fn, ctx);
+	}
+	if (ret)
+		queue_drop(s);
+	return ret;
+}
+
+/*
+ * One thread delivers the flushed records at once, from the merge's
+ * array: a fourth array would only cost memory.
+ */
+static int deliver_merged(struct perf_session *s, struct oe_event *merged,
+			  u32 n, perf_session_event_fn fn, void *ctx)
+{
+	struct perf_session_queue *q = s->queue;
+	struct oe_event *ready = q->ready;
+	int ret;
+
+	q->ready = merged;
+	q->nr_ready = n;
+	q->ready_pos = 0;
+	ret = deliver_ready(s, false, fn, ctx);
+	q->ready = ready;
+	q->nr_ready = q->ready_pos = 0;
+	return ret;
+}
+
+/* Swap two of the queue's arrays, with their sizes. */
+static void swap_arrays(struct oe_event **a, u32 *a_cap,
+			struct oe_event **b, u32 *b_cap)
+{
+	struct oe_event *p = *a;
+	u32 cap = *a_cap;
+
+	*a = *b;
+	*a_cap = *b_cap;
+	*b = p;
+	*b_cap = cap;
+}
+
+/*
+ * Deliver the queued records not later than limit, in time order: the
+ * ones flushed before first.  With a reader thread, they are delivered
+ * as its ring has room (deliver_ready()), but always before any other
+ * record but an unordered attr's sample.
+ */
 static int queue_flush(struct perf_session *s, u64 limit,
 		       perf_session_event_fn fn, void *ctx)
 {
 	struct perf_session_queue *q = s->queue;
 	u32 n = q->nr_pending + q->nr_incoming, i;
 	struct oe_event *sorted, *merged;
-	int ret = 0;
+	int ret = deliver_ready(s, false, fn, ctx);
 
-	if (!n)
-		return 0;
+	if (ret || !n)
+		return ret;
 	/* The sort ping-pongs between incoming and tmp; the merge goes
 	 * into whichever of them does not hold the sorted run.
 	 */
@@ -193,17 +261,26 @@ static int queue_flush(struct perf_session *s, u64 limit,
 	merged = sorted == q->tmp ? q->incoming : q->tmp;
 	oe_merge(q->pending, q->nr_pending, sorted, q->nr_incoming, merged);
 	q->nr_incoming = 0;
-	for (i = 0; i < n && merged[i].time <= limit && !ret; i++) {
-		ret = session_deliver_known(s, merged[i].rec, merged[i].pos,
-					    merged[i].attr, fn, ctx);
-		q->last_flushed = merged[i].time;
-		session_block_put(s, merged[i].block);
-	}
-	for (; ret && i < n; i++)
-		session_block_put(s, merged[i].block);
+	for (i = 0; i < n && merged[i].time <= limit; i++)
+		;
 	q->nr_pending = n - i;
 	memcpy(q->pending, merged + i, q->nr_pending * sizeof(*merged));
-	return ret;
+	if (i)
+		q->last_flushed = merged[i - 1].time;
+	if (!s->reader)
+		return deliver_merged(s, merged, i, fn, ctx);
+	/*
+	 * The flushed ones stay where the merge put them, in an array of
+	 * their own while the next round is read into the others.
+	 */
+	if (merged == q->tmp)
+		swap_arrays(&q->ready, &q->ready_cap, &q->tmp, &q->tmp_cap);
+	else
+		swap_arrays(&q->ready, &q->ready_cap, &q->incoming,
+			    &q->incoming_cap);
+	q->nr_ready = i;
+	q->ready_pos = 0;
+	return deliver_ready(s, true, fn, ctx);
 }
 
 /*
@@ -269,7 +346,9 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	 * carry: perf delivers those at once, and so do we.
 	 */
 	if (!time || time == UINT64_MAX)
-		return session_deliver_known(s, rec, pos, attr_idx, fn, ctx);
+		return deliver_ready(s, false, fn, ctx) ?:
+		       session_deliver_known(s, rec, pos, attr_idx, NULL, fn,
+					     ctx);
 	if (time < q->last_flushed)
 		s->stats.nr_unordered++;
 	/*
@@ -282,7 +361,8 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 		q->last_time = time;
 		if (time > q->max_time)
 			q->max_time = time;
-		return session_deliver_known(s, rec, pos, attr_idx, fn, ctx);
+		return session_deliver_known(s, rec, pos, attr_idx, NULL, fn,
+					     ctx);
 	}
 	if (grow(&q->incoming, &q->incoming_cap, q->nr_incoming + 1))
 		return -ENOMEM;
@@ -311,9 +391,16 @@ static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
 	struct perf_session_queue *q = s->queue;
 	int ret;
 
+	/* A reader thread's ring gets the flushed records as it can. */
+	if (q->ready_pos < q->nr_ready) {
+		ret = deliver_ready(s, true, fn, ctx);
+		if (ret)
+			return ret;
+	}
 	if (h.type < PERF_RECORD_USER_TYPE_START)
 		return queue_record(s, rec, pos, fn, ctx);
-	ret = session_deliver(s, rec, pos, fn, ctx);
+	ret = deliver_ready(s, false, fn, ctx) ?:
+	      session_deliver(s, rec, pos, fn, ctx);
 	if (ret || h.type != PERF_RECORD_FINISHED_ROUND)
 		return ret;
 	/* What the previous round saw is complete now. */
@@ -338,7 +425,8 @@ static int ordered_end(struct perf_session *s, int ret,
 		int flush;
 
 		memcpy(msg, s->errmsg, sizeof(msg));
-		flush = queue_flush(s, UINT64_MAX, fn, ctx);
+		flush = queue_flush(s, UINT64_MAX, fn, ctx) ?:
+			deliver_ready(s, false, fn, ctx);
 		/* The first error is the one to tell, be it the flush's. */
 		if (ret)
 			memcpy(s->errmsg, msg, sizeof(msg));

@@ -1293,6 +1293,11 @@ int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 		th->opts.summary = true;
 	if (!th->opts.summary_only)
 		print_header(th);
+	/*
+	 * Reading and ordering are half of a timehist's work: a second
+	 * CPU takes them (measured in bench/README).
+	 */
+	s->reader_thread = PERF_SESSION_READER_AUTO;
 	err = perf_session__process_events_ordered(s, timehist_event, th);
 	if (err < 0) {
 		fprintf(stderr, "perf sched timehist: %s: %s\n", s->name,

@@ -7,6 +7,7 @@
  * (ordered-events.c), and with nothing else: commands use data.h.
  */
 #include <string.h>
+#include <stdbool.h>
 #include "data.h"
 
 /* Records in a stream need not be aligned: copy their header out. */
@@ -37,7 +38,11 @@ struct session_pass_ops {
 int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		 perf_session_event_fn fn, void *ctx);
 
-/* Decode a kernel record and hand it to fn; records of perf's as is. */
+/*
+ * Decode a kernel record and hand it to fn; records of perf's as is.
+ * @block, when not NULL, is a pin on the block @rec lies in that the
+ * caller hands over: it is put when fn is done with the record.
+ */
 int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 		    perf_session_event_fn fn, void *ctx);
 /*
@@ -46,7 +51,8 @@ int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
  * answer still holds.
  */
 int session_deliver_known(struct perf_session *s, const u8 *rec, u64 pos,
-			  s32 attr_idx, perf_session_event_fn fn, void *ctx);
+			  s32 attr_idx, struct session_block *block,
+			  perf_session_event_fn fn, void *ctx);
 int session_decode_error(struct perf_session *s, u64 pos,
 			 const union perf_event *ev, int err);
 int session_attr_of(struct perf_session *s, const union perf_event *ev,
@@ -64,20 +70,95 @@ const union perf_event *session_aligned(struct perf_session *s,
  * keeps pointers to records there instead of copies.
  */
 struct session_block {
-	struct session_block *next;	/* on the free list */
+	struct session_block *next;	/* on a free list */
 	size_t cap;
 	size_t used;			/* for copies: bytes taken */
+	/*
+	 * Pins taken, by the reading thread only, and pins put, by either
+	 * thread of a pass with a reader thread (session-reader.c): the
+	 * block is free when they are equal.  The reader's own pin on the
+	 * block it reads into keeps them apart until it moves on, so pins
+	 * never grows after they can meet.
+	 */
 	u32 pins;
-	u64 data[];
+	/* Away from pins: the reader takes pins with every record. */
+	u32 puts __attribute__((aligned(64)));
+	u64 data[] __attribute__((aligned(64)));
 };
 
 /* A block of at least @cap bytes, pinned once; NULL without memory. */
 struct session_block *session_block_get(struct perf_session *s, size_t cap);
 void session_block_put(struct perf_session *s, struct session_block *b);
+/* Put @n pins of @b at once: the thread that delivers batches them. */
+void session_block_put_n(struct perf_session *s, struct session_block *b,
+			 u32 n);
 /* The read buffer's block, pinned once more, if @rec lies in it. */
 struct session_block *session_block_pin(struct perf_session *s,
 					const u8 *rec);
+/*
+ * A copy of the kernel record @rec, 8-byte aligned, in the block
+ * *copies (replaced by a new one when full), which the copy pins:
+ * *block.  NULL without memory.
+ */
+const u8 *session_block_copy(struct perf_session *s,
+			     struct session_block **copies, const u8 *rec,
+			     struct session_block **block);
 
 void session_queue_free(struct perf_session *s);
+
+/* ---- a pass with a reader thread (session-reader.c) ---- */
+
+/*
+ * A record the reader thread holds for the delivering thread: pinned
+ * where it lies, 8-byte aligned; decoded when delivered.
+ */
+struct session_held {
+	const union perf_event *ev;
+	u64 pos;
+	struct perf_session_attr *attr;	/* as session_deliver*() have it */
+	struct session_block *block;	/* pinned for it, or NULL */
+};
+
+/*
+ * Decode @h and hand it to fn: fn's result, or (*bad set) the decoding
+ * error, whose message session_decode_error() makes.
+ */
+int session_deliver_held(struct perf_session *s, const struct session_held *h,
+			 perf_session_event_fn fn, void *ctx, bool *bad);
+
+/* The records of a pass: the loop session_pass() runs, on any thread. */
+int session_read_records(struct perf_session *s,
+			 const struct session_pass_ops *ops,
+			 perf_session_event_fn fn, void *ctx);
+
+/*
+ * Deliveries the ring holds, a power of 2 above 64: tests make it small
+ * to have both threads wait for each other often.
+ */
+extern unsigned int session_reader_slots;
+
+/* Whether a pass over @s reads on a thread of its own. */
+bool session_reader_wanted(const struct perf_session *s);
+/* session_read_records() on a reader thread, fn on this one. */
+int session_reader_pass(struct perf_session *s,
+			const struct session_pass_ops *ops,
+			perf_session_event_fn fn, void *ctx);
+/*
+ * On the reader thread: the next delivery to fill, once the ring has
+ * room; NULL when the callback stopped the pass.  *copies is where the
+ * reader copies records that cannot stay where they lie.
+ */
+struct session_held *session_reader_slot(struct perf_session *s,
+					 struct session_block ***copies);
+/* On the reader thread: whether a slot is free now, without waiting. */
+bool session_reader_room(struct perf_session *s);
+/* The slot filled: hand it to the delivering thread. */
+void session_reader_push(struct perf_session *s);
+/*
+ * Wait until every delivery pushed was delivered, before the session
+ * changes under the callback (a header record's attrs, names, times of
+ * day); -ECANCELED when the callback stopped the pass.
+ */
+int session_reader_drain(struct perf_session *s);
 
 #endif /* __PERF_UTIL_SESSION_INTERNAL_H */

@@ -522,9 +522,23 @@ static int open_file_mode(struct perf_session *s)
 
 /* ---- the read buffer's blocks (session-internal.h) ---- */
 
-struct session_block *session_block_get(struct perf_session *s, size_t cap)
+/*
+ * Blocks the delivering thread of a threaded pass freed wait on a stack
+ * of their own, which the reader takes whole: a pop of one could race.
+ */
+static struct session_block *free_block(struct perf_session *s)
 {
 	struct session_block *b = s->free_blocks;
+
+	if (!b && __atomic_load_n(&s->returned, __ATOMIC_RELAXED))
+		b = __atomic_exchange_n(&s->returned, NULL, __ATOMIC_ACQUIRE);
+	s->free_blocks = b;
+	return b;
+}
+
+struct session_block *session_block_get(struct perf_session *s, size_t cap)
+{
+	struct session_block *b = free_block(s);
 
 	if (b && b->cap >= cap) {
 		s->free_blocks = b->next;
@@ -539,20 +553,61 @@ struct session_block *session_block_get(struct perf_session *s, size_t cap)
 	b->next = NULL;
 	b->used = 0;
 	b->pins = 1;
+	b->puts = 0;
 	return b;
 }
 
-void session_block_put(struct perf_session *s, struct session_block *b)
+static void block_free(struct perf_session *s, struct session_block *b)
 {
-	if (!b || --b->pins)
-		return;
 	/* Larger ones were for one large record: not kept for the rest. */
 	if (b->cap > STREAM_BUF_SIZE) {
 		big_free(b, sizeof(*b) + b->cap);
 		return;
 	}
-	b->next = s->free_blocks;
-	s->free_blocks = b;
+	if (!s->reader) {
+		b->next = s->free_blocks;
+		s->free_blocks = b;
+		return;
+	}
+	b->next = __atomic_load_n(&s->returned, __ATOMIC_RELAXED);
+	while (!__atomic_compare_exchange_n(&s->returned, &b->next, b, true,
+					    __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED))
+		;
+}
+
+void session_block_put_n(struct perf_session *s, struct session_block *b,
+			 u32 n)
+{
+	u32 puts;
+
+	if (!b || !n)
+		return;
+	if (s->reader) {
+		puts = __atomic_add_fetch(&b->puts, n, __ATOMIC_ACQ_REL);
+		if (puts != __atomic_load_n(&b->pins, __ATOMIC_RELAXED))
+			return;
+	} else if ((b->puts += n) != b->pins) {
+		return;
+	}
+	block_free(s, b);
+}
+
+void session_block_put(struct perf_session *s, struct session_block *b)
+{
+	session_block_put_n(s, b, 1);
+}
+
+/* Taken by the reading thread only; the other reads it (put_n). */
+static void block_pin(struct session_block *b)
+{
+	__atomic_store_n(&b->pins, b->pins + 1, __ATOMIC_RELAXED);
+}
+
+/* Whether pins other than the reader's own hold @b. */
+static bool block_shared(const struct session_block *b)
+{
+	return b->pins - __atomic_load_n(&b->puts, __ATOMIC_ACQUIRE) > 1;
 }
 
 struct session_block *session_block_pin(struct perf_session *s,
@@ -560,8 +615,32 @@ struct session_block *session_block_pin(struct perf_session *s,
 {
 	if (!s->block || rec < s->buf || rec >= s->buf + s->buf_len)
 		return NULL;
-	s->block->pins++;
+	block_pin(s->block);
 	return s->block;
+}
+
+const u8 *session_block_copy(struct perf_session *s,
+			     struct session_block **copies, const u8 *rec,
+			     struct session_block **block)
+{
+	const struct perf_counter_header h = session_rec_header(rec);
+	size_t len = PERF_ALIGN8(h.size);
+	struct session_block *c = *copies;
+	u8 *dst;
+
+	if (!c || c->used + len > c->cap) {
+		session_block_put(s, c);
+		c = session_block_get(s, len);
+		*copies = c;
+		if (!c)
+			return NULL;
+	}
+	dst = (u8 *)c->data + c->used;
+	memcpy(dst, rec, h.size);
+	c->used += len;
+	block_pin(c);
+	*block = c;
+	return dst;
 }
 
 static void blocks_free(struct perf_session *s)
@@ -570,7 +649,7 @@ static void blocks_free(struct perf_session *s)
 	s->block = NULL;
 	s->buf = NULL;
 	s->buf_cap = 0;
-	while (s->free_blocks) {
+	while (free_block(s)) {
 		struct session_block *b = s->free_blocks;
 
 		s->free_blocks = b->next;
@@ -588,9 +667,9 @@ static int buffer_repack(struct perf_session *s, size_t drop, size_t cap)
 	struct session_block *b = s->block, *nb;
 	size_t keep = s->buf_len - drop;
 
-	if (b && b->pins == 1 && cap <= b->cap) {
+	if (b && !block_shared(b) && cap <= b->cap) {
 		memmove(b->data, s->buf + drop, keep);
-	} else if (b && b->pins == 1) {
+	} else if (b && !block_shared(b)) {
 		nb = big_realloc(b, sizeof(*b) + b->cap, sizeof(*b) + cap);
 		if (!nb)
 			return -ENOMEM;
@@ -631,7 +710,7 @@ static void buffer_rewind(struct perf_session *s)
 	if (s->stream)
 		return;
 	/* Bytes queued records still point at are not overwritten. */
-	if (s->block && s->block->pins > 1) {
+	if (s->block && block_shared(s->block)) {
 		session_block_put(s, s->block);
 		s->block = NULL;
 		s->buf = NULL;
@@ -670,7 +749,7 @@ static int stream_fill(struct perf_session *s, u64 pos, size_t need,
 	 * block that queued records pin is left alone while it has room.
 	 */
 	if (keep_from > s->buf_start &&
-	    (!s->block || s->block->pins == 1 ||
+	    (!s->block || !block_shared(s->block) ||
 	     end - s->buf_start > s->buf_cap) &&
 	    buffer_repack(s, keep_from - s->buf_start, s->buf_cap))
 		return -ENOMEM;
@@ -924,7 +1003,8 @@ static int process_user_record(struct perf_session *s, const u8 *rec,
 {
 	const struct perf_counter_header h = session_rec_header(rec);
 
-	if (pos < s->processed_end)
+	/* Kernel records tell the session nothing: nothing to write. */
+	if (h.type < PERF_RECORD_USER_TYPE_START || pos < s->processed_end)
 		return 0;
 	s->processed_end = pos + total;
 	switch (h.type) {
@@ -1306,22 +1386,33 @@ static u64 shown_offset(const struct perf_session *s, u64 pos)
 	return s->pipe ? pos - PIPE_HEADER_SIZE : pos;
 }
 
-static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
-		   struct perf_session_attr *attr, perf_session_event_fn fn,
-		   void *ctx)
-{
-	const union perf_event *ev = session_aligned(s, rec);
+/* A record decoded for fn: fn's arguments. */
+struct delivery {
+	const union perf_event *ev;
+	u64 pos;
+	struct perf_session_attr *attr;
+	bool has_sample;		/* fn gets &sample, else NULL */
 	struct perf_sample sample;
+};
+
+/* Decode @ev for fn, into @d: 0, or decode()'s error (no message yet). */
+static int prepare(struct perf_session *s, const union perf_event *ev,
+		   u64 pos, struct perf_session_attr *attr, struct delivery *d)
+{
 	bool has_time;
 	int ret;
 
+	d->ev = ev;
+	d->pos = shown_offset(s, pos);
+	d->attr = NULL;
+	d->has_sample = false;
 	if (ev->header.type >= PERF_RECORD_USER_TYPE_START) {
 		count(s, ev->header.type);
-		return fn(s, ev, shown_offset(s, pos), NULL, NULL, ctx);
+		return 0;
 	}
-	ret = decode(s, ev, &sample, &attr, &has_time);
+	ret = decode(s, ev, &d->sample, &attr, &has_time);
 	if (ret < 0)
-		return session_decode_error(s, pos, ev, ret);
+		return ret;
 	if (attr && (u32)attr->idx >= s->nr_attrs_pass) {
 		ret = ev->header.type == PERF_RECORD_SAMPLE;
 		attr = NULL;
@@ -1329,24 +1420,109 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	count(s, ev->header.type);
 	if (ret) {
 		s->stats.nr_unknown_id++;
-		return fn(s, ev, shown_offset(s, pos), NULL, NULL, ctx);
+		return 0;
 	}
 	if (ev->header.type == PERF_RECORD_SAMPLE)
 		attr->nr_samples++;
-	return fn(s, ev, shown_offset(s, pos), &sample, attr, ctx);
+	d->attr = attr;
+	d->has_sample = true;
+	return 0;
+}
+
+static int call(const struct delivery *d, struct perf_session *s,
+		perf_session_event_fn fn, void *ctx)
+{
+	return fn(s, d->ev, d->pos, d->has_sample ? &d->sample : NULL,
+		  d->attr, ctx);
+}
+
+int session_deliver_held(struct perf_session *s, const struct session_held *h,
+			 perf_session_event_fn fn, void *ctx, bool *bad)
+{
+	struct delivery d;
+	int ret = prepare(s, h->ev, h->pos, h->attr, &d);
+
+	*bad = ret;
+	return ret ? ret : call(&d, s, fn, ctx);
+}
+
+/*
+ * @rec where it stays put, 8-byte aligned, while the delivering thread
+ * has it: in place, pinned, or copied.  *held is the block it is in.
+ */
+static const u8 *reader_hold(struct perf_session *s, const u8 *rec,
+			     struct session_block *block,
+			     struct session_block **copies,
+			     struct session_block **held)
+{
+	const u8 *dst;
+
+	if (!((uintptr_t)rec & 7)) {
+		if (!block)
+			block = session_block_pin(s, rec);
+		if (block) {
+			*held = block;
+			return rec;
+		}
+	}
+	dst = session_block_copy(s, copies, rec, held);
+	session_block_put(s, block);
+	return dst;
+}
+
+/* deliver() on the reader thread: into the ring, for the other. */
+static int reader_deliver(struct perf_session *s, const u8 *rec, u64 pos,
+			  struct perf_session_attr *attr,
+			  struct session_block *block)
+{
+	struct session_block **copies;
+	struct session_held *h = session_reader_slot(s, &copies);
+
+	if (!h) {
+		session_block_put(s, block);
+		return -ECANCELED;
+	}
+	h->ev = (const void *)reader_hold(s, rec, block, copies, &h->block);
+	if (!h->ev)
+		return -ENOMEM;
+	h->pos = pos;
+	h->attr = attr;
+	session_reader_push(s);
+	return 0;
+}
+
+static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
+		   struct perf_session_attr *attr, struct session_block *block,
+		   perf_session_event_fn fn, void *ctx)
+{
+	const union perf_event *ev;
+	struct delivery d;
+	int ret;
+
+	if (s->reader)
+		return reader_deliver(s, rec, pos, attr, block);
+	ev = session_aligned(s, rec);
+	ret = prepare(s, ev, pos, attr, &d);
+	if (ret)
+		ret = session_decode_error(s, pos, ev, ret);
+	else
+		ret = call(&d, s, fn, ctx);
+	session_block_put(s, block);
+	return ret;
 }
 
 int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 		    perf_session_event_fn fn, void *ctx)
 {
-	return deliver(s, rec, pos, ATTR_UNKNOWN, fn, ctx);
+	return deliver(s, rec, pos, ATTR_UNKNOWN, NULL, fn, ctx);
 }
 
 int session_deliver_known(struct perf_session *s, const u8 *rec, u64 pos,
-			  s32 attr_idx, perf_session_event_fn fn, void *ctx)
+			  s32 attr_idx, struct session_block *block,
+			  perf_session_event_fn fn, void *ctx)
 {
 	return deliver(s, rec, pos, attr_idx < 0 ? NULL : &s->attrs[attr_idx],
-		       fn, ctx);
+		       block, fn, ctx);
 }
 
 #define PROGRESS_STEP (16ULL * 1024 * 1024)
@@ -1432,19 +1608,34 @@ static int end_pass(struct perf_session *s, int ret)
 	return ret;
 }
 
-int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
-		 perf_session_event_fn fn, void *ctx)
+/*
+ * Whether a header record at @pos is about to change what the callback
+ * sees of the session (process_user_record()).
+ */
+static bool changes_session(const struct perf_session *s, const u8 *rec,
+			    u64 pos)
+{
+	switch (session_rec_header(rec).type) {
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_EVENT_UPDATE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_EVENT_TYPE:
+		return pos >= s->processed_end;
+	default:
+		return false;
+	}
+}
+
+int session_read_records(struct perf_session *s,
+			 const struct session_pass_ops *ops,
+			 perf_session_event_fn fn, void *ctx)
 {
 	u64 pos = s->data_offset, total;
 	const u8 *rec;
-	int ret;
+	int ret = 0;
 
-	s->errmsg[0] = '\0';
-	ret = begin_pass(s);
-	if (!ret && ops->begin)
-		ret = ops->begin(s);
-	if (ret)
-		return ret;
 	/*
 	 * A file's data too is read into the buffer (pread), not used in
 	 * place in the mapping: a first touch of mapped page-cache pages
@@ -1455,7 +1646,12 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 		ret = next_record(s, pos, pos, &rec, &total);
 		if (ret <= 0)
 			break;
-		ret = process_user_record(s, rec, pos, total);
+		ret = 0;
+		/* What the callback has of the session changes after it. */
+		if (s->reader && changes_session(s, rec, pos))
+			ret = session_reader_drain(s);
+		if (!ret)
+			ret = process_user_record(s, rec, pos, total);
 		if (!ret)
 			ret = ops->one(s, rec, pos, fn, ctx);
 		if (!ret)
@@ -1466,6 +1662,24 @@ int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
 	if (ops->end)
 		ret = ops->end(s, ret, fn, ctx);
 	progress(s, pos, true);
+	return ret;
+}
+
+int session_pass(struct perf_session *s, const struct session_pass_ops *ops,
+		 perf_session_event_fn fn, void *ctx)
+{
+	int ret;
+
+	s->errmsg[0] = '\0';
+	ret = begin_pass(s);
+	if (!ret && ops->begin)
+		ret = ops->begin(s);
+	if (ret)
+		return ret;
+	if (session_reader_wanted(s))
+		ret = session_reader_pass(s, ops, fn, ctx);
+	else
+		ret = session_read_records(s, ops, fn, ctx);
 	return end_pass(s, ret);
 }
 

@@ -105,4 +105,18 @@ for f in lin.data lin-g.data ours.data ours-g.data; do
 	same_timehist "$file" -w -M -p "$pid"
 	same_timehist "$file" -V -n -M --state -S
 done
+
+# Read on one thread or with a reader thread: the same lines.
+for f in lin.data ours-g.data; do
+	for opts in "" "-s" "-w -M" "-V -n" "-S --state" "-I"; do
+		PERF_READER_THREAD=0 "$PERF" sched timehist -i "$tmpdir/$f" $opts \
+			> "$tmpdir/one.txt" 2>&1 ||
+			fail "timehist $opts on $f failed on one thread"
+		PERF_READER_THREAD=1 "$PERF" sched timehist -i "$tmpdir/$f" $opts \
+			> "$tmpdir/two.txt" 2>&1 ||
+			fail "timehist $opts on $f failed with a reader thread"
+		cmp -s "$tmpdir/one.txt" "$tmpdir/two.txt" ||
+			fail "timehist $opts on $f: other lines with a reader thread"
+	done
+done
 echo ok

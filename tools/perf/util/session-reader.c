@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A pass over a file's records on two threads.  A reader thread does
+ * all that one thread would do before the callback: it reads the
+ * records, queues and sorts them into time order and decodes them, into
+ * a ring of deliveries.  The thread that asked for the pass runs the
+ * command's callback on each, in the ring's order, which is the order
+ * one thread delivers them in.  The callback sees the same records,
+ * samples and session: where a header record is about to change the
+ * session (attrs' names, build ids, times of day), the reader first
+ * waits until every record before it was delivered.
+ *
+ * Each side sleeps only when it has nothing to do, and wakes the other
+ * only when that one has a good part of the ring to work on: a wake-up
+ * per record would cost more than the record.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "arena.h"
+#include "session-internal.h"
+
+#define READER_SLOTS	65536U		/* a power of 2 */
+
+unsigned int session_reader_slots = READER_SLOTS;
+/* Record bytes in the ring at most: they pin the read buffer. */
+#define READER_BYTES	(8U << 20)
+/*
+ * Each side tells the other how far it got every this many records,
+ * and looks then whether the other sleeps: a cache line that moves
+ * between the CPUs with every record would cost more than the record.
+ */
+#define READER_BATCH	32U
+#define CACHE_LINE	64
+#define __cacheline_aligned __attribute__((aligned(CACHE_LINE)))
+
+struct session_reader {
+	struct session_held *slots;
+	u32 nr_slots;			/* a power of 2 */
+	const struct session_pass_ops *ops;
+	perf_session_event_fn fn;
+	void *ctx;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool reader_waits;		/* for room, or for a drain */
+	bool deliverer_waits;		/* for records */
+	bool done;			/* the reader has finished: ret */
+	bool stop;			/* the callback stopped the pass */
+	int ret;
+	/* How far each side got, as the other may know it. */
+	u32 head __cacheline_aligned;	/* slots filled */
+	u64 bytes_in;			/* their record bytes */
+	u32 tail __cacheline_aligned;	/* slots delivered */
+	u64 bytes_out;
+	/* The reader thread's own. */
+	u32 r_head __cacheline_aligned;
+	u64 r_bytes_in;
+	u32 r_tail;			/* tail, when last read */
+	u64 r_bytes_out;
+	u32 r_polls;			/* session_reader_room() calls */
+	struct session_block *copies;
+	/* The delivering thread's own. */
+	u32 d_tail __cacheline_aligned;
+	u64 d_bytes_out;
+	u32 d_head;			/* head, when last read */
+};
+
+/* One side tells the other it sleeps: the other's check must see it. */
+static void set_flag(bool *flag, bool v)
+{
+	__atomic_store_n(flag, v, __ATOMIC_SEQ_CST);
+}
+
+static bool get_flag(const bool *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_SEQ_CST);
+}
+
+static void wake(struct session_reader *r)
+{
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* ---- the reader thread's side ---- */
+
+/* What the deliverer said it took, read again. */
+static void reader_see_tail(struct session_reader *r)
+{
+	r->r_tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	r->r_bytes_out = __atomic_load_n(&r->bytes_out, __ATOMIC_RELAXED);
+}
+
+static bool has_room(struct session_reader *r)
+{
+	return r->r_head - r->r_tail < r->nr_slots &&
+	       r->r_bytes_in - r->r_bytes_out < READER_BYTES;
+}
+
+static bool room_seen(struct session_reader *r)
+{
+	reader_see_tail(r);
+	return has_room(r);
+}
+
+static bool drained(struct session_reader *r)
+{
+	reader_see_tail(r);
+	return r->r_tail == r->r_head;
+}
+
+/* The slots filled so far go to the deliverer (and the bytes first). */
+static void reader_publish(struct session_reader *r)
+{
+	__atomic_store_n(&r->bytes_in, r->r_bytes_in, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->head, r->r_head, __ATOMIC_RELEASE);
+}
+
+/*
+ * The reader waits until @ready (or a stop); true when stopped.  The
+ * deliverer gets every slot filled first, and is woken if it sleeps.
+ */
+/*
+ * A while of polling before sleeping: a sleeping virtual CPU costs its
+ * host a halt and a wake-up, more than the other side takes to free a
+ * batch.
+ */
+#define READER_SPINS	20000U
+
+static bool spin_until(struct session_reader *r,
+		       bool (*ready)(struct session_reader *r))
+{
+	u32 i;
+
+	for (i = 0; i < READER_SPINS; i++) {
+		if (ready(r) || __atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&r->done, __ATOMIC_RELAXED))
+			return true;
+		__builtin_ia32_pause();
+	}
+	return false;
+}
+
+static bool reader_wait(struct session_reader *r,
+			bool (*ready)(struct session_reader *r))
+{
+	bool stop;
+
+	reader_publish(r);
+	if (spin_until(r, ready) && !get_flag(&r->stop))
+		return false;
+	pthread_mutex_lock(&r->lock);
+	set_flag(&r->reader_waits, true);
+	while (!ready(r) && !get_flag(&r->stop)) {
+		if (get_flag(&r->deliverer_waits))
+			pthread_cond_broadcast(&r->cond);
+		pthread_cond_wait(&r->cond, &r->lock);
+	}
+	set_flag(&r->reader_waits, false);
+	stop = get_flag(&r->stop);
+	pthread_mutex_unlock(&r->lock);
+	return stop;
+}
+
+struct session_held *session_reader_slot(struct perf_session *s,
+					 struct session_block ***copies)
+{
+	struct session_reader *r = s->reader;
+
+	if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
+	    (!has_room(r) && !room_seen(r) && reader_wait(r, room_seen)))
+		return NULL;
+	*copies = &r->copies;
+	return &r->slots[r->r_head & (r->nr_slots - 1)];
+}
+
+bool session_reader_room(struct perf_session *s)
+{
+	struct session_reader *r = s->reader;
+
+	if (has_room(r))
+		return true;
+	/* Asked with every record read: the other side's line now and then. */
+	return !(++r->r_polls % READER_BATCH) && room_seen(r);
+}
+
+void session_reader_push(struct perf_session *s)
+{
+	struct session_reader *r = s->reader;
+	const struct session_held *d;
+	u32 queued;
+
+	d = &r->slots[r->r_head & (r->nr_slots - 1)];
+	r->r_bytes_in += d->ev->header.size;
+	if (++r->r_head % READER_BATCH)
+		return;
+	reader_publish(r);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!get_flag(&r->deliverer_waits))
+		return;
+	reader_see_tail(r);
+	queued = r->r_head - r->r_tail;
+	if (queued >= r->nr_slots / 4 ||
+	    r->r_bytes_in - r->r_bytes_out >= READER_BYTES / 4)
+		wake(r);
+}
+
+int session_reader_drain(struct perf_session *s)
+{
+	return reader_wait(s->reader, drained) ? -ECANCELED : 0;
+}
+
+static void *reader_main(void *arg)
+{
+	struct perf_session *s = arg;
+	struct session_reader *r = s->reader;
+	int ret = session_read_records(s, r->ops, r->fn, r->ctx);
+
+	reader_publish(r);
+	pthread_mutex_lock(&r->lock);
+	r->ret = ret;
+	set_flag(&r->done, true);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+/* ---- the delivering thread's side ---- */
+
+static void deliverer_publish(struct session_reader *r)
+{
+	__atomic_store_n(&r->bytes_out, r->d_bytes_out, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->tail, r->d_tail, __ATOMIC_RELEASE);
+}
+
+static bool records_seen(struct session_reader *r)
+{
+	r->d_head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	return r->d_head != r->d_tail;
+}
+
+/*
+ * The deliverer waits for records: true when there will be none, the
+ * reader having finished.  A reader waiting for a drain or for room is
+ * told how far delivery got, and woken.
+ */
+static bool deliverer_wait(struct session_reader *r)
+{
+	bool over;
+
+	deliverer_publish(r);
+	if (spin_until(r, records_seen))
+		return !records_seen(r) && get_flag(&r->done) &&
+		       !records_seen(r);
+	pthread_mutex_lock(&r->lock);
+	set_flag(&r->deliverer_waits, true);
+	while (!records_seen(r) && !get_flag(&r->done)) {
+		if (get_flag(&r->reader_waits))
+			pthread_cond_broadcast(&r->cond);
+		pthread_cond_wait(&r->cond, &r->lock);
+	}
+	set_flag(&r->deliverer_waits, false);
+	over = !records_seen(r);
+	pthread_mutex_unlock(&r->lock);
+	return over;
+}
+
+/* Every batch: how far delivery got; a reader waiting for room wakes. */
+static void deliverer_batch_done(struct session_reader *r)
+{
+	deliverer_publish(r);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (get_flag(&r->reader_waits) &&
+	    r->d_head - r->d_tail <= r->nr_slots / 2 &&
+	    __atomic_load_n(&r->bytes_in, __ATOMIC_RELAXED) -
+	    r->d_bytes_out <= READER_BYTES / 2)
+		wake(r);
+}
+
+/* Pins of one block, put together when the records move on from it. */
+struct pin_batch {
+	struct session_block *block;
+	u32 n;
+};
+
+static void batch_put(struct perf_session *s, struct pin_batch *b,
+		      struct session_block *block)
+{
+	if (block == b->block) {
+		b->n++;
+		return;
+	}
+	session_block_put_n(s, b->block, b->n);
+	b->block = block;
+	b->n = 1;
+}
+
+static void batch_flush(struct perf_session *s, struct pin_batch *b)
+{
+	session_block_put_n(s, b->block, b->n);
+	b->block = NULL;
+	b->n = 0;
+}
+
+/*
+ * One delivery, by the callback; its slot is free after it, but for a
+ * record that does not decode: *bad, the slot kept for the message.
+ */
+static int deliver_one(struct perf_session *s, struct session_reader *r,
+		       struct pin_batch *pins, bool *bad)
+{
+	const struct session_held *h;
+	int ret;
+
+	h = &r->slots[r->d_tail & (r->nr_slots - 1)];
+	ret = session_deliver_held(s, h, r->fn, r->ctx, bad);
+	if (*bad)
+		return ret;
+	r->d_bytes_out += h->ev->header.size;
+	batch_put(s, pins, h->block);
+	r->d_tail++;
+	return ret;
+}
+
+static int deliver_all(struct perf_session *s, struct session_reader *r,
+		       bool *bad)
+{
+	struct pin_batch pins = { NULL, 0 };
+	int ret = 0;
+
+	*bad = false;
+	for (;;) {
+		if (r->d_head == r->d_tail && !records_seen(r)) {
+			batch_flush(s, &pins);
+			if (deliverer_wait(r))
+				break;
+		}
+		ret = deliver_one(s, r, &pins, bad);
+		if (ret)
+			break;
+		if (!(r->d_tail % READER_BATCH))
+			deliverer_batch_done(r);
+	}
+	batch_flush(s, &pins);
+	deliverer_publish(r);
+	if (ret) {
+		pthread_mutex_lock(&r->lock);
+		set_flag(&r->stop, true);
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return ret;
+}
+
+/*
+ * PERF_READER_THREAD=0: never; =1: every pass over a file, whatever the
+ * command chose (tests compare the two); else the command's choice.
+ */
+bool session_reader_wanted(const struct perf_session *s)
+{
+	const char *env = getenv("PERF_READER_THREAD");
+	enum perf_session_reader mode = s->reader_thread;
+	cpu_set_t cpus;
+
+	if (env && !strcmp(env, "0"))
+		mode = PERF_SESSION_READER_OFF;
+	else if (env && !strcmp(env, "1"))
+		mode = PERF_SESSION_READER_ON;
+	/* A stream's header records change the session as they come. */
+	if (s->stream || s->pipe || mode == PERF_SESSION_READER_OFF)
+		return false;
+	if (mode == PERF_SESSION_READER_ON)
+		return true;
+	/* Pinned to one CPU, the second thread would only take turns. */
+	return !sched_getaffinity(0, sizeof(cpus), &cpus) &&
+	       CPU_COUNT(&cpus) > 1;
+}
+
+static struct session_reader *reader_new(const struct session_pass_ops *ops,
+					 perf_session_event_fn fn, void *ctx)
+{
+	struct session_reader *r;
+
+	if (posix_memalign((void **)&r, CACHE_LINE, sizeof(*r)))
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->nr_slots = session_reader_slots;
+	r->slots = big_zalloc(r->nr_slots * sizeof(*r->slots));
+	if (!r->slots) {
+		free(r);
+		return NULL;
+	}
+	r->ops = ops;
+	r->fn = fn;
+	r->ctx = ctx;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	return r;
+}
+
+static void reader_delete(struct perf_session *s, struct session_reader *r)
+{
+	/* Records a stop left in the ring still pin their blocks. */
+	for (; r->d_tail != r->r_head; r->d_tail++)
+		session_block_put(s, r->slots[r->d_tail &
+					      (r->nr_slots - 1)].block);
+	session_block_put(s, r->copies);
+	s->reader = NULL;
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->cond);
+	big_free(r->slots, r->nr_slots * sizeof(*r->slots));
+	free(r);
+}
+
+/* Signals are the caller's thread's to take, as without the reader. */
+static int reader_start(struct perf_session *s, struct session_reader *r)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	s->reader = r;
+	err = pthread_create(&r->thread, NULL, reader_main, s);
+	if (err)
+		s->reader = NULL;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+int session_reader_pass(struct perf_session *s,
+			const struct session_pass_ops *ops,
+			perf_session_event_fn fn, void *ctx)
+{
+	struct session_reader *r = reader_new(ops, fn, ctx);
+	const struct session_held *h;
+	bool bad;
+	int ret;
+
+	if (r && reader_start(s, r)) {
+		reader_delete(s, r);
+		r = NULL;
+	}
+	/* Without a thread, the pass is read on this one. */
+	if (!r)
+		return session_read_records(s, ops, fn, ctx);
+	ret = deliver_all(s, r, &bad);
+	pthread_join(r->thread, NULL);
+	/* The first error met in delivery order is the one to tell. */
+	if (bad) {
+		h = &r->slots[r->d_tail & (r->nr_slots - 1)];
+		ret = session_decode_error(s, h->pos, h->ev, ret);
+	}
+	if (!ret)
+		ret = r->ret;
+	reader_delete(s, r);
+	return ret;
+}
