@@ -1927,6 +1927,15 @@ out:
 	return err;
 }
 
+/* A callback slower than reading: the reader gets ahead of it. */
+static void take_time(void)
+{
+	volatile unsigned int i;
+
+	for (i = 0; i < 500; i++)
+		;
+}
+
 struct names_seen {
 	u32 nr;
 	u32 renamed_at;			/* the first sample under the new name */
@@ -1943,6 +1952,7 @@ static int note_name(struct perf_session *s, const union perf_event *ev,
 	if (!seen->renamed_at && !strcmp(attr->name, "renamed"))
 		seen->renamed_at = seen->nr;
 	seen->nr++;
+	take_time();
 	return 0;
 }
 
@@ -1983,14 +1993,6 @@ struct trail {
 	u64 hash;
 };
 
-/* A callback slower than reading: the reader gets ahead of it. */
-static void take_time(void)
-{
-	volatile unsigned int i;
-
-	for (i = 0; i < 500; i++)
-		;
-}
 
 static int follow(struct perf_session *s, const union perf_event *ev,
 		  u64 off, const struct perf_sample *sample,

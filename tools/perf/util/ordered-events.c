@@ -221,6 +221,12 @@ static int deliver_merged(struct perf_session *s, struct oe_event *merged,
 	return ret;
 }
 
+int session_queue_settle(struct perf_session *s, perf_session_event_fn fn,
+			 void *ctx)
+{
+	return s->queue ? deliver_ready(s, false, fn, ctx) : 0;
+}
+
 /* Swap two of the queue's arrays, with their sizes. */
 static void swap_arrays(struct oe_event **a, u32 *a_cap,
 			struct oe_event **b, u32 *b_cap)

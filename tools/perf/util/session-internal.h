@@ -105,6 +105,12 @@ const u8 *session_block_copy(struct perf_session *s,
 			     struct session_block **block);
 
 void session_queue_free(struct perf_session *s);
+/*
+ * Deliver what one thread would have delivered by now: the records a
+ * flush released that a reader thread's ring has not taken yet.
+ */
+int session_queue_settle(struct perf_session *s, perf_session_event_fn fn,
+			 void *ctx);
 
 /* ---- a pass with a reader thread (session-reader.c) ---- */
 

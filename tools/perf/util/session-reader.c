@@ -68,7 +68,12 @@ struct session_reader {
 	u32 d_head;			/* head, when last read */
 };
 
-/* One side tells the other it sleeps: the other's check must see it. */
+/*
+ * One side tells the other it sleeps.  The flags, and how far each side
+ * got, are stored and read in one total order (seq_cst): either the side
+ * going to sleep sees the other's progress, or the other sees its flag
+ * and wakes it.
+ */
 static void set_flag(bool *flag, bool v)
 {
 	__atomic_store_n(flag, v, __ATOMIC_SEQ_CST);
@@ -91,7 +96,7 @@ static void wake(struct session_reader *r)
 /* What the deliverer said it took, read again. */
 static void reader_see_tail(struct session_reader *r)
 {
-	r->r_tail = __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE);
+	r->r_tail = __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST);
 	r->r_bytes_out = __atomic_load_n(&r->bytes_out, __ATOMIC_RELAXED);
 }
 
@@ -117,7 +122,7 @@ static bool drained(struct session_reader *r)
 static void reader_publish(struct session_reader *r)
 {
 	__atomic_store_n(&r->bytes_in, r->r_bytes_in, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->head, r->r_head, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->head, r->r_head, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -199,7 +204,6 @@ void session_reader_push(struct perf_session *s)
 	if (++r->r_head % READER_BATCH)
 		return;
 	reader_publish(r);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!get_flag(&r->deliverer_waits))
 		return;
 	reader_see_tail(r);
@@ -234,12 +238,12 @@ static void *reader_main(void *arg)
 static void deliverer_publish(struct session_reader *r)
 {
 	__atomic_store_n(&r->bytes_out, r->d_bytes_out, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->tail, r->d_tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->tail, r->d_tail, __ATOMIC_SEQ_CST);
 }
 
 static bool records_seen(struct session_reader *r)
 {
-	r->d_head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+	r->d_head = __atomic_load_n(&r->head, __ATOMIC_SEQ_CST);
 	return r->d_head != r->d_tail;
 }
 
@@ -273,7 +277,6 @@ static bool deliverer_wait(struct session_reader *r)
 static void deliverer_batch_done(struct session_reader *r)
 {
 	deliverer_publish(r);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (get_flag(&r->reader_waits) &&
 	    r->d_head - r->d_tail <= r->nr_slots / 2 &&
 	    __atomic_load_n(&r->bytes_in, __ATOMIC_RELAXED) -

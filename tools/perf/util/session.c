@@ -1647,9 +1647,13 @@ int session_read_records(struct perf_session *s,
 		if (ret <= 0)
 			break;
 		ret = 0;
-		/* What the callback has of the session changes after it. */
+		/*
+		 * What the callback has of the session changes after it:
+		 * first every record one thread would have delivered.
+		 */
 		if (s->reader && changes_session(s, rec, pos))
-			ret = session_reader_drain(s);
+			ret = session_queue_settle(s, fn, ctx) ?:
+			      session_reader_drain(s);
 		if (!ret)
 			ret = process_user_record(s, rec, pos, total);
 		if (!ret)
