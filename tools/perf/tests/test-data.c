@@ -1930,10 +1930,11 @@ out:
 /* A callback slower than reading: the reader gets ahead of it. */
 static void take_time(void)
 {
-	volatile unsigned int i;
+	unsigned int i;
 
+	/* An empty asm the compiler cannot drop or merge keeps the loop. */
 	for (i = 0; i < 500; i++)
-		;
+		__asm__ __volatile__("" ::: "memory");
 }
 
 struct names_seen {
@@ -1992,7 +1993,6 @@ struct trail {
 	u64 nr;
 	u64 hash;
 };
-
 
 static int follow(struct perf_session *s, const union perf_event *ev,
 		  u64 off, const struct perf_sample *sample,

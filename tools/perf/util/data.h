@@ -34,6 +34,10 @@
 #include "header.h"
 #include "tod.h"
 
+#ifndef __aligned
+#define __aligned(x) __attribute__((aligned(x)))
+#endif
+
 struct perf_data_writer {
 	int fd;
 	bool pipe;			/* pipe format (stdout or a pipe) */
@@ -234,7 +238,7 @@ struct perf_session {
 	 * delivering thread writes stats: they are kept on cache lines of
 	 * their own, or each record would move them between the CPUs.
 	 */
-	u8 *buf __attribute__((aligned(64)));
+	u8 *buf __aligned(64);
 	size_t buf_cap;
 	struct session_block *block;
 	struct session_block *free_blocks;
@@ -260,8 +264,8 @@ struct perf_session {
 		s32 last_idx;
 	} ids;
 
-	struct perf_session_stats stats __attribute__((aligned(64)));
-	struct perf_session_queue *queue __attribute__((aligned(64)));
+	struct perf_session_stats stats __aligned(64);
+	struct perf_session_queue *queue __aligned(64);
 	struct perf_decompressor *decomp;	/* COMPRESSED records */
 	bool unpacking;			/* records come from decomp */
 

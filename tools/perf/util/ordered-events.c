@@ -174,7 +174,9 @@ static void queue_drop(struct perf_session *s)
 		session_block_put(s, q->ready[i].block);
 	for (i = 0; i < q->nr_pending; i++)
 		session_block_put(s, q->pending[i].block);
-	q->ready_pos = q->nr_ready = q->nr_pending = 0;
+	q->ready_pos = 0;
+	q->nr_ready = 0;
+	q->nr_pending = 0;
 }
 
 /*
@@ -217,7 +219,8 @@ static int deliver_merged(struct perf_session *s, struct oe_event *merged,
 	q->ready_pos = 0;
 	ret = deliver_ready(s, false, fn, ctx);
 	q->ready = ready;
-	q->nr_ready = q->ready_pos = 0;
+	q->nr_ready = 0;
+	q->ready_pos = 0;
 	return ret;
 }
 

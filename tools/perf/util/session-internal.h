@@ -82,8 +82,8 @@ struct session_block {
 	 */
 	u32 pins;
 	/* Away from pins: the reader takes pins with every record. */
-	u32 puts __attribute__((aligned(64)));
-	u64 data[] __attribute__((aligned(64)));
+	u32 puts __aligned(64);
+	u64 data[] __aligned(64);
 };
 
 /* A block of at least @cap bytes, pinned once; NULL without memory. */

@@ -26,15 +26,24 @@
 
 unsigned int session_reader_slots = READER_SLOTS;
 /* Record bytes in the ring at most: they pin the read buffer. */
-#define READER_BYTES	(8U << 20)
+#define READER_BYTES	(4U << 20)
 /*
  * Each side tells the other how far it got every this many records,
  * and looks then whether the other sleeps: a cache line that moves
  * between the CPUs with every record would cost more than the record.
  */
 #define READER_BATCH	32U
-#define CACHE_LINE	64
-#define __cacheline_aligned __attribute__((aligned(CACHE_LINE)))
+#define CACHE_LINE	64	/* the counters below are aligned to it */
+
+/*
+ * How far a side got: records (ring slots) and their bytes.  Each copy
+ * of it has a cache line of its own, so that one side's writes do not
+ * take the other's line away.
+ */
+struct reader_progress {
+	u32 slots;
+	u64 bytes;
+} __aligned(64);
 
 struct session_reader {
 	struct session_held *slots;
@@ -50,22 +59,17 @@ struct session_reader {
 	bool done;			/* the reader has finished: ret */
 	bool stop;			/* the callback stopped the pass */
 	int ret;
-	/* How far each side got, as the other may know it. */
-	u32 head __cacheline_aligned;	/* slots filled */
-	u64 bytes_in;			/* their record bytes */
-	u32 tail __cacheline_aligned;	/* slots delivered */
-	u64 bytes_out;
-	/* The reader thread's own. */
-	u32 r_head __cacheline_aligned;
-	u64 r_bytes_in;
-	u32 r_tail;			/* tail, when last read */
-	u64 r_bytes_out;
+	/* As each side told the other. */
+	struct reader_progress filled;	/* by the reader */
+	struct reader_progress taken;	/* by the delivering thread */
+	/* The reader thread's own: how far it got, and saw the other. */
+	struct reader_progress r_filled;
+	struct reader_progress r_taken;
 	u32 r_polls;			/* session_reader_room() calls */
 	struct session_block *copies;
 	/* The delivering thread's own. */
-	u32 d_tail __cacheline_aligned;
-	u64 d_bytes_out;
-	u32 d_head;			/* head, when last read */
+	struct reader_progress d_taken;
+	struct reader_progress d_filled;
 };
 
 /*
@@ -96,14 +100,14 @@ static void wake(struct session_reader *r)
 /* What the deliverer said it took, read again. */
 static void reader_see_tail(struct session_reader *r)
 {
-	r->r_tail = __atomic_load_n(&r->tail, __ATOMIC_SEQ_CST);
-	r->r_bytes_out = __atomic_load_n(&r->bytes_out, __ATOMIC_RELAXED);
+	r->r_taken.slots = __atomic_load_n(&r->taken.slots, __ATOMIC_SEQ_CST);
+	r->r_taken.bytes = __atomic_load_n(&r->taken.bytes, __ATOMIC_RELAXED);
 }
 
 static bool has_room(struct session_reader *r)
 {
-	return r->r_head - r->r_tail < r->nr_slots &&
-	       r->r_bytes_in - r->r_bytes_out < READER_BYTES;
+	return r->r_filled.slots - r->r_taken.slots < r->nr_slots &&
+	       r->r_filled.bytes - r->r_taken.bytes < READER_BYTES;
 }
 
 static bool room_seen(struct session_reader *r)
@@ -115,14 +119,14 @@ static bool room_seen(struct session_reader *r)
 static bool drained(struct session_reader *r)
 {
 	reader_see_tail(r);
-	return r->r_tail == r->r_head;
+	return r->r_taken.slots == r->r_filled.slots;
 }
 
 /* The slots filled so far go to the deliverer (and the bytes first). */
 static void reader_publish(struct session_reader *r)
 {
-	__atomic_store_n(&r->bytes_in, r->r_bytes_in, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->head, r->r_head, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->filled.bytes, r->r_filled.bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->filled.slots, r->r_filled.slots, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -180,7 +184,7 @@ struct session_held *session_reader_slot(struct perf_session *s,
 	    (!has_room(r) && !room_seen(r) && reader_wait(r, room_seen)))
 		return NULL;
 	*copies = &r->copies;
-	return &r->slots[r->r_head & (r->nr_slots - 1)];
+	return &r->slots[r->r_filled.slots & (r->nr_slots - 1)];
 }
 
 bool session_reader_room(struct perf_session *s)
@@ -199,17 +203,17 @@ void session_reader_push(struct perf_session *s)
 	const struct session_held *d;
 	u32 queued;
 
-	d = &r->slots[r->r_head & (r->nr_slots - 1)];
-	r->r_bytes_in += d->ev->header.size;
-	if (++r->r_head % READER_BATCH)
+	d = &r->slots[r->r_filled.slots & (r->nr_slots - 1)];
+	r->r_filled.bytes += d->ev->header.size;
+	if (++r->r_filled.slots % READER_BATCH)
 		return;
 	reader_publish(r);
 	if (!get_flag(&r->deliverer_waits))
 		return;
 	reader_see_tail(r);
-	queued = r->r_head - r->r_tail;
+	queued = r->r_filled.slots - r->r_taken.slots;
 	if (queued >= r->nr_slots / 4 ||
-	    r->r_bytes_in - r->r_bytes_out >= READER_BYTES / 4)
+	    r->r_filled.bytes - r->r_taken.bytes >= READER_BYTES / 4)
 		wake(r);
 }
 
@@ -237,14 +241,14 @@ static void *reader_main(void *arg)
 
 static void deliverer_publish(struct session_reader *r)
 {
-	__atomic_store_n(&r->bytes_out, r->d_bytes_out, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->tail, r->d_tail, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->taken.bytes, r->d_taken.bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->taken.slots, r->d_taken.slots, __ATOMIC_SEQ_CST);
 }
 
 static bool records_seen(struct session_reader *r)
 {
-	r->d_head = __atomic_load_n(&r->head, __ATOMIC_SEQ_CST);
-	return r->d_head != r->d_tail;
+	r->d_filled.slots = __atomic_load_n(&r->filled.slots, __ATOMIC_SEQ_CST);
+	return r->d_filled.slots != r->d_taken.slots;
 }
 
 /*
@@ -278,9 +282,9 @@ static void deliverer_batch_done(struct session_reader *r)
 {
 	deliverer_publish(r);
 	if (get_flag(&r->reader_waits) &&
-	    r->d_head - r->d_tail <= r->nr_slots / 2 &&
-	    __atomic_load_n(&r->bytes_in, __ATOMIC_RELAXED) -
-	    r->d_bytes_out <= READER_BYTES / 2)
+	    r->d_filled.slots - r->d_taken.slots <= r->nr_slots / 2 &&
+	    __atomic_load_n(&r->filled.bytes, __ATOMIC_RELAXED) -
+	    r->d_taken.bytes <= READER_BYTES / 2)
 		wake(r);
 }
 
@@ -319,13 +323,13 @@ static int deliver_one(struct perf_session *s, struct session_reader *r,
 	const struct session_held *h;
 	int ret;
 
-	h = &r->slots[r->d_tail & (r->nr_slots - 1)];
+	h = &r->slots[r->d_taken.slots & (r->nr_slots - 1)];
 	ret = session_deliver_held(s, h, r->fn, r->ctx, bad);
 	if (*bad)
 		return ret;
-	r->d_bytes_out += h->ev->header.size;
+	r->d_taken.bytes += h->ev->header.size;
 	batch_put(s, pins, h->block);
-	r->d_tail++;
+	r->d_taken.slots++;
 	return ret;
 }
 
@@ -337,7 +341,7 @@ static int deliver_all(struct perf_session *s, struct session_reader *r,
 
 	*bad = false;
 	for (;;) {
-		if (r->d_head == r->d_tail && !records_seen(r)) {
+		if (r->d_filled.slots == r->d_taken.slots && !records_seen(r)) {
 			batch_flush(s, &pins);
 			if (deliverer_wait(r))
 				break;
@@ -345,7 +349,7 @@ static int deliver_all(struct perf_session *s, struct session_reader *r,
 		ret = deliver_one(s, r, &pins, bad);
 		if (ret)
 			break;
-		if (!(r->d_tail % READER_BATCH))
+		if (!(r->d_taken.slots % READER_BATCH))
 			deliverer_batch_done(r);
 	}
 	batch_flush(s, &pins);
@@ -408,8 +412,8 @@ static struct session_reader *reader_new(const struct session_pass_ops *ops,
 static void reader_delete(struct perf_session *s, struct session_reader *r)
 {
 	/* Records a stop left in the ring still pin their blocks. */
-	for (; r->d_tail != r->r_head; r->d_tail++)
-		session_block_put(s, r->slots[r->d_tail &
+	for (; r->d_taken.slots != r->r_filled.slots; r->d_taken.slots++)
+		session_block_put(s, r->slots[r->d_taken.slots &
 					      (r->nr_slots - 1)].block);
 	session_block_put(s, r->copies);
 	s->reader = NULL;
@@ -455,7 +459,7 @@ int session_reader_pass(struct perf_session *s,
 	pthread_join(r->thread, NULL);
 	/* The first error met in delivery order is the one to tell. */
 	if (bad) {
-		h = &r->slots[r->d_tail & (r->nr_slots - 1)];
+		h = &r->slots[r->d_taken.slots & (r->nr_slots - 1)];
 		ret = session_decode_error(s, h->pos, h->ev, ret);
 	}
 	if (!ret)

@@ -587,8 +587,10 @@ void session_block_put_n(struct perf_session *s, struct session_block *b,
 		puts = __atomic_add_fetch(&b->puts, n, __ATOMIC_ACQ_REL);
 		if (puts != __atomic_load_n(&b->pins, __ATOMIC_RELAXED))
 			return;
-	} else if ((b->puts += n) != b->pins) {
-		return;
+	} else {
+		b->puts += n;
+		if (b->puts != b->pins)
+			return;
 	}
 	block_free(s, b);
 }
