@@ -1957,15 +1957,16 @@ static int note_name(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
-static int read_renamed(const char *path, enum perf_session_reader mode,
-			struct names_seen *seen)
+/* One time-ordered pass over @path, on one thread or with a reader. */
+static int read_ordered(const char *path, enum perf_session_reader mode,
+			perf_session_event_fn fn, void *ctx)
 {
 	struct perf_session s;
 	int err = perf_session__open(&s, path);
 
 	s.reader_thread = mode;
 	if (!err)
-		err = perf_session__for_each_event_ordered(&s, note_name, seen);
+		err = perf_session__for_each_event_ordered(&s, fn, ctx);
 	perf_session__close(&s);
 	return err;
 }
@@ -1976,8 +1977,9 @@ static int check_rename_order(struct test_ctx *ctx)
 	struct names_seen one = { 0 }, two = { 0 };
 
 	TEST_ASSERT(ctx, !write_renamed(path), "write");
-	TEST_ASSERT(ctx, !read_renamed(path, PERF_SESSION_READER_OFF, &one) &&
-		    !read_renamed(path, PERF_SESSION_READER_ON, &two),
+	TEST_ASSERT(ctx, !read_ordered(path, PERF_SESSION_READER_OFF, note_name,
+				       &one) &&
+		    !read_ordered(path, PERF_SESSION_READER_ON, note_name, &two),
 		    "read");
 	TEST_ASSERT(ctx, one.nr == RENAME_ROUNDS * RENAME_PER_ROUND &&
 		    one.renamed_at > 0, "one thread: %u samples, renamed at %u",
@@ -2009,19 +2011,6 @@ static int follow(struct perf_session *s, const union perf_event *ev,
 	return 0;
 }
 
-static int read_trail(const char *path, enum perf_session_reader mode,
-		      struct trail *tr)
-{
-	struct perf_session s;
-	int err = perf_session__open(&s, path);
-
-	s.reader_thread = mode;
-	if (!err)
-		err = perf_session__for_each_event_ordered(&s, follow, tr);
-	perf_session__close(&s);
-	return err;
-}
-
 /*
  * Every record in the order one thread delivers it: a flushed round
  * must be out before the next round's FINISHED_ROUND, and before a
@@ -2046,8 +2035,10 @@ static int check_same_trail(struct test_ctx *ctx, int rounds)
 	err = perf_data_writer__finish(&w) ?: err;
 	perf_fbuf__free(&b);
 	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
-	TEST_ASSERT(ctx, !read_trail(path, PERF_SESSION_READER_OFF, &one) &&
-		    !read_trail(path, PERF_SESSION_READER_ON, &two), "read");
+	TEST_ASSERT(ctx, !read_ordered(path, PERF_SESSION_READER_OFF, follow,
+				       &one) &&
+		    !read_ordered(path, PERF_SESSION_READER_ON, follow, &two),
+		    "read");
 	TEST_ASSERT(ctx, one.nr == (u64)rounds * (2 * BIG_PER_CPU + 1) +
 		    rounds / 2 &&
 		    two.nr == one.nr && two.hash == one.hash,

@@ -129,10 +129,18 @@ static void reader_publish(struct session_reader *r)
 	__atomic_store_n(&r->filled.slots, r->r_filled.slots, __ATOMIC_SEQ_CST);
 }
 
-/*
- * The reader waits until @ready (or a stop); true when stopped.  The
- * deliverer gets every slot filled first, and is woken if it sleeps.
- */
+/* A pause in a loop that polls. */
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /*
  * A while of polling before sleeping: a sleeping virtual CPU costs its
  * host a halt and a wake-up, more than the other side takes to free a
@@ -140,39 +148,43 @@ static void reader_publish(struct session_reader *r)
  */
 #define READER_SPINS	20000U
 
-static bool spin_until(struct session_reader *r,
-		       bool (*ready)(struct session_reader *r))
+/*
+ * One side waits until @ready, or until @end is set.  It raises @waits
+ * while it sleeps, and wakes the other side if that one sleeps too
+ * (on @other_waits): the other may be waiting for this one's progress.
+ */
+static void side_wait(struct session_reader *r,
+		      bool (*ready)(struct session_reader *r), const bool *end,
+		      bool *waits, const bool *other_waits)
 {
 	u32 i;
 
 	for (i = 0; i < READER_SPINS; i++) {
-		if (ready(r) || __atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
-		    __atomic_load_n(&r->done, __ATOMIC_RELAXED))
-			return true;
-		__builtin_ia32_pause();
+		if (ready(r) || __atomic_load_n(end, __ATOMIC_ACQUIRE))
+			return;
+		cpu_relax();
 	}
-	return false;
-}
-
-static bool reader_wait(struct session_reader *r,
-			bool (*ready)(struct session_reader *r))
-{
-	bool stop;
-
-	reader_publish(r);
-	if (spin_until(r, ready) && !get_flag(&r->stop))
-		return false;
 	pthread_mutex_lock(&r->lock);
-	set_flag(&r->reader_waits, true);
-	while (!ready(r) && !get_flag(&r->stop)) {
-		if (get_flag(&r->deliverer_waits))
+	set_flag(waits, true);
+	while (!ready(r) && !get_flag(end)) {
+		if (get_flag(other_waits))
 			pthread_cond_broadcast(&r->cond);
 		pthread_cond_wait(&r->cond, &r->lock);
 	}
-	set_flag(&r->reader_waits, false);
-	stop = get_flag(&r->stop);
+	set_flag(waits, false);
 	pthread_mutex_unlock(&r->lock);
-	return stop;
+}
+
+/*
+ * The reader waits until @ready (or a stop); true when stopped.  The
+ * deliverer gets every slot filled first.
+ */
+static bool reader_wait(struct session_reader *r,
+			bool (*ready)(struct session_reader *r))
+{
+	reader_publish(r);
+	side_wait(r, ready, &r->stop, &r->reader_waits, &r->deliverer_waits);
+	return get_flag(&r->stop);
 }
 
 struct session_held *session_reader_slot(struct perf_session *s,
@@ -253,28 +265,16 @@ static bool records_seen(struct session_reader *r)
 
 /*
  * The deliverer waits for records: true when there will be none, the
- * reader having finished.  A reader waiting for a drain or for room is
- * told how far delivery got, and woken.
+ * reader having finished (it tells how far it got before it says so).
+ * A reader waiting for a drain or for room is told how far delivery
+ * got first.
  */
 static bool deliverer_wait(struct session_reader *r)
 {
-	bool over;
-
 	deliverer_publish(r);
-	if (spin_until(r, records_seen))
-		return !records_seen(r) && get_flag(&r->done) &&
-		       !records_seen(r);
-	pthread_mutex_lock(&r->lock);
-	set_flag(&r->deliverer_waits, true);
-	while (!records_seen(r) && !get_flag(&r->done)) {
-		if (get_flag(&r->reader_waits))
-			pthread_cond_broadcast(&r->cond);
-		pthread_cond_wait(&r->cond, &r->lock);
-	}
-	set_flag(&r->deliverer_waits, false);
-	over = !records_seen(r);
-	pthread_mutex_unlock(&r->lock);
-	return over;
+	side_wait(r, records_seen, &r->done, &r->deliverer_waits,
+		  &r->reader_waits);
+	return !records_seen(r);
 }
 
 /* Every batch: how far delivery got; a reader waiting for room wakes. */
