@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A pass over a file's records on two threads.  A reader thread does
- * all that one thread would do before the callback: it reads the
- * records, queues and sorts them into time order and decodes them, into
- * a ring of deliveries.  The thread that asked for the pass runs the
- * command's callback on each, in the ring's order, which is the order
- * one thread delivers them in.  The callback sees the same records,
- * samples and session: where a header record is about to change the
- * session (attrs' names, build ids, times of day), the reader first
- * waits until every record before it was delivered.
+ * A pass over a file's records on two threads.  A reader thread reads
+ * the records, queues and sorts them into time order and finds their
+ * attrs, into a ring of records held where they lie.  The thread that
+ * asked for the pass decodes each and runs the command's callback on
+ * it, in the ring's order, which is the order one thread delivers them
+ * in.  The callback sees the same records, samples and session: where
+ * a header record is about to change the session (attrs' names, build
+ * ids, times of day), the reader first waits until every record one
+ * thread would have delivered before it was delivered.
  *
  * Each side sleeps only when it has nothing to do, and wakes the other
  * only when that one has a good part of the ring to work on: a wake-up
