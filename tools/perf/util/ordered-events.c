@@ -200,6 +200,9 @@ static int deliver_ready(struct perf_session *s, bool some,
 	}
 	if (ret)
 		queue_drop(s);
+	/* None left: nr_ready alone says there are some. */
+	q->nr_ready = 0;
+	q->ready_pos = 0;
 	return ret;
 }
 
@@ -400,14 +403,11 @@ static int ordered_one(struct perf_session *s, const u8 *rec, u64 pos,
 	struct perf_session_queue *q = s->queue;
 	int ret;
 
-	/* A reader thread's ring gets the flushed records as it can. */
-	if (q->ready_pos < q->nr_ready) {
-		ret = deliver_ready(s, true, fn, ctx);
-		if (ret)
-			return ret;
+	if (h.type < PERF_RECORD_USER_TYPE_START) {
+		/* A reader thread's ring gets the flushed records as it can. */
+		ret = q->nr_ready ? deliver_ready(s, true, fn, ctx) : 0;
+		return ret ?: queue_record(s, rec, pos, fn, ctx);
 	}
-	if (h.type < PERF_RECORD_USER_TYPE_START)
-		return queue_record(s, rec, pos, fn, ctx);
 	ret = deliver_ready(s, false, fn, ctx) ?:
 	      session_deliver(s, rec, pos, fn, ctx);
 	if (ret || h.type != PERF_RECORD_FINISHED_ROUND)
