@@ -6,6 +6,7 @@
  * Also the test aids 'perf test -w dump-data' and '-w write-data' that
  * the shell test uses against Linux perf.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -276,21 +277,29 @@ static const char *tmp_path(const char *name)
 	return p;
 }
 
-static void tmp_cleanup(void)
+/*
+ * Every file in the directory goes, whatever its name: a writer keeps
+ * the file it replaces as NAME.old.  0, or -errno when the directory
+ * could not be removed.
+ */
+static int tmp_cleanup(void)
 {
-	static const char * const names[] = {
-		"perf.data", "perf.data.old", "cut.data", "pipe.data",
-		"bad.data", "empty.data", "ids.data", "order.data",
-	};
-	size_t i;
+	struct dirent *de;
+	DIR *dir;
+	int err;
 
 	if (!tmp_dir[0] || !strcmp(tmp_dir, "/tmp"))
-		return;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		unlink(tmp_path(names[i]));
-	rmdir(tmp_dir);
+		return 0;
+	dir = opendir(tmp_dir);
+	while (dir && (de = readdir(dir)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(dir), de->d_name, 0);
+	if (dir)
+		closedir(dir);
+	err = rmdir(tmp_dir) ? -errno : 0;
 	/* A later test of this run makes another. */
 	tmp_dir[0] = '\0';
+	return err;
 }
 
 static u8 *read_whole(const char *path, size_t *len)
@@ -2099,7 +2108,9 @@ int test__data_reader(struct test_ctx *ctx)
 			printf("    with a ring of %u records\n",
 			       ring[i] ? ring[i] : slots);
 	}
-	tmp_cleanup();
+	/* Every file the tests wrote is gone with their directory. */
+	TEST_ASSERT(ctx, !tmp_cleanup() || ret != TEST_OK,
+		    "files left in the tests' temporary directory");
 	return ret;
 }
 

@@ -31,6 +31,13 @@ static void die(const char *what)
 	abort();
 }
 
+/* The empty tree goes when a run ends (a crash leaves it: it is rare). */
+static void remove_symfs(void)
+{
+	unlink(fuzz_kallsyms);
+	rmdir(fuzz_symfs);
+}
+
 void fuzz__init(void)
 {
 	static char symfs[] = "/tmp/perf-fuzz-symfs.XXXXXX";
@@ -54,6 +61,7 @@ void fuzz__init(void)
 	close(fd);
 	fuzz_symfs = symfs;
 	fuzz_kallsyms = kallsyms;
+	atexit(remove_symfs);
 
 	/* Reports go nowhere; libFuzzer and the sanitizers use stderr. */
 	fd = open("/dev/null", O_RDWR);
