@@ -164,7 +164,10 @@ static const u8 *queue_hold(struct perf_session *s, const u8 *rec,
 	return session_block_copy(s, &s->queue->copies, rec, block);
 }
 
-/* After an error nothing queued is delivered: the pins go. */
+/*
+ * After an error nothing queued is delivered: the pins go.  The count
+ * of ready records is reset by deliver_ready(), the one caller.
+ */
 static void queue_drop(struct perf_session *s)
 {
 	struct perf_session_queue *q = s->queue;
@@ -174,8 +177,6 @@ static void queue_drop(struct perf_session *s)
 		session_block_put(s, q->ready[i].block);
 	for (i = 0; i < q->nr_pending; i++)
 		session_block_put(s, q->pending[i].block);
-	q->ready_pos = 0;
-	q->nr_ready = 0;
 	q->nr_pending = 0;
 }
 

@@ -33,7 +33,7 @@ unsigned int session_reader_slots = READER_SLOTS;
  * between the CPUs with every record would cost more than the record.
  */
 #define READER_BATCH	32U
-#define CACHE_LINE	64	/* the counters below are aligned to it */
+#define CACHE_LINE	64	/* struct reader_progress is aligned to it */
 
 /*
  * How far a side got: records (ring slots) and their bytes.  Each copy
@@ -43,7 +43,7 @@ unsigned int session_reader_slots = READER_SLOTS;
 struct reader_progress {
 	u32 slots;
 	u64 bytes;
-} __aligned(64);
+} __aligned(CACHE_LINE);
 
 struct session_reader {
 	struct session_held *slots;
@@ -98,7 +98,7 @@ static void wake(struct session_reader *r)
 /* ---- the reader thread's side ---- */
 
 /* What the deliverer said it took, read again. */
-static void reader_see_tail(struct session_reader *r)
+static void reader_see_taken(struct session_reader *r)
 {
 	r->r_taken.slots = __atomic_load_n(&r->taken.slots, __ATOMIC_SEQ_CST);
 	r->r_taken.bytes = __atomic_load_n(&r->taken.bytes, __ATOMIC_RELAXED);
@@ -112,13 +112,13 @@ static bool has_room(struct session_reader *r)
 
 static bool room_seen(struct session_reader *r)
 {
-	reader_see_tail(r);
+	reader_see_taken(r);
 	return has_room(r);
 }
 
 static bool drained(struct session_reader *r)
 {
-	reader_see_tail(r);
+	reader_see_taken(r);
 	return r->r_taken.slots == r->r_filled.slots;
 }
 
@@ -222,7 +222,7 @@ void session_reader_push(struct perf_session *s)
 	reader_publish(r);
 	if (!get_flag(&r->deliverer_waits))
 		return;
-	reader_see_tail(r);
+	reader_see_taken(r);
 	queued = r->r_filled.slots - r->r_taken.slots;
 	if (queued >= r->nr_slots / 4 ||
 	    r->r_filled.bytes - r->r_taken.bytes >= READER_BYTES / 4)

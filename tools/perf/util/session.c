@@ -1604,23 +1604,17 @@ static int end_pass(struct perf_session *s, int ret)
 }
 
 /*
- * Whether a header record at @pos is about to change what the callback
- * sees of the session (process_user_record()).
+ * Whether a header record at @pos may change what the callback sees of
+ * the session: process_user_record() applies each one it has not met
+ * yet, and only a round's end is known to change nothing.
  */
 static bool changes_session(const struct perf_session *s, const u8 *rec,
 			    u64 pos)
 {
-	switch (session_rec_header(rec).type) {
-	case PERF_RECORD_HEADER_ATTR:
-	case PERF_RECORD_HEADER_FEATURE:
-	case PERF_RECORD_HEADER_BUILD_ID:
-	case PERF_RECORD_EVENT_UPDATE:
-	case PERF_RECORD_HEADER_TRACING_DATA:
-	case PERF_RECORD_HEADER_EVENT_TYPE:
-		return pos >= s->processed_end;
-	default:
-		return false;
-	}
+	u32 type = session_rec_header(rec).type;
+
+	return type >= PERF_RECORD_USER_TYPE_START &&
+	       type != PERF_RECORD_FINISHED_ROUND && pos >= s->processed_end;
 }
 
 int session_read_records(struct perf_session *s,
