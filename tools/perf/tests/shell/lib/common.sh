@@ -202,16 +202,20 @@ keys_merge_nosym_by_address() {
 	return 1
 }
 
-# The samples of each symbol-less entry ("-n"), before its key columns;
-# with "sum", those of the entries of one key added up.
+# The samples of each symbol-less entry ("-n"), before its key columns
+# (address 0 prints as "0000000000000000", without "0x"), without the
+# privilege level, which Linux perf may print stale for a call chain's
+# frame outside every map (perf-report.txt); with "sum", those of the
+# entries of one key added up.
 nosym_samples() {
-	report_rows "$1" | awk -v sum="${2:-}" '/\] 0x[0-9a-f]+$/ {
+	report_rows "$1" | awk -v sum="${2:-}" '/\] (0x[0-9a-f]+|0+)$/ {
 		i = 1
 		while ($i ~ /%$/)
 			i++
 		key = ""
 		for (j = i + 1; j <= NF; j++)
-			key = key " " $j
+			if ($j !~ /^\[.\]$/)
+				key = key " " $j
 		if (sum == "")
 			print $i key
 		n[key] += $i
@@ -262,7 +266,7 @@ same_nosym_samples() {
 drop_nosym_rows() {
 	# Its own name: callers loop over "$f".
 	for nosym_rows in "$@"; do
-		grep -Ev '\] 0x[0-9a-f]+$' "$nosym_rows" > "$nosym_rows.n"
+		grep -Ev '\] (0x[0-9a-f]+|0+)$' "$nosym_rows" > "$nosym_rows.n"
 		mv "$nosym_rows.n" "$nosym_rows"
 	done
 }
