@@ -49,6 +49,7 @@ void symbol_conf__options(struct option opts[SYMBOL_PATHS_OPTIONS_SIZE])
 #define KALLSYMS_LINE_MIN	20	/* "ffffffff81000000 t x\n" */
 #define KALLSYMS_READ_SIZE	(64 << 10)
 #define POOL_BLOCK	(16 << 10)
+#define DEMANGLE_MAX	1024	/* longer names are shown as they are */
 #define PAGE_SIZE_4K	4096ULL
 #define DEBUG_DIR	"/usr/lib/debug"
 
@@ -93,6 +94,7 @@ struct raw_sym {
 	u32 seq;		/* order of appearance: ties keep the first */
 	u16 module;		/* kallsyms: 0 kernel, else module index + 1 */
 	u8 bind;		/* STB_* */
+	bool mangled;		/* @name is demangled on first use */
 };
 
 struct sym_builder {
@@ -138,47 +140,44 @@ static void builder__exit(struct sym_builder *b)
 }
 
 /*
- * Names go into the pool readable: C++ names demangled (without their
- * parameters, as reports show them) and Rust names too, keeping an
- * "@plt" or version suffix.
+ * C++ and Rust names are shown demangled, without their parameters (as
+ * reports show them), keeping an "@plt" or version suffix.  Demangling
+ * is most of the cost of loading a C++ object's table, and a report
+ * shows a few of its symbols: names are kept as they are in the object
+ * and demangled when a lookup first returns their symbol.
  */
-static const char *add_name(struct strpool *pool, const char *name,
-			    size_t len)
+static bool name_is_mangled(const char *name, size_t len)
 {
-	char buf[1024], *out, *suffix;
-	const char *ret;
+	return len >= 3 && len < DEMANGLE_MAX &&
+	       (!strncmp(name, "_Z", 2) || !strncmp(name, "_R", 2));
+}
+
+/* The name shown for mangled @name, malloc()ed; NULL: show it as is. */
+static char *demangle_name(const char *name)
+{
+	char buf[DEMANGLE_MAX], *out, *suffix, *joined;
 	size_t n;
 
-	if (len < 3 || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)) ||
-	    len >= sizeof(buf))
-		return strpool__add(pool, name, len);
-	memcpy(buf, name, len);
-	buf[len] = '\0';
+	if (strlen(name) >= sizeof(buf))
+		return NULL;
+	strcpy(buf, name);
 	suffix = strchr(buf, '@');
 	if (suffix)
 		*suffix = '\0';
 	out = demangle_rust(buf);
 	if (!out)
 		out = demangle_cxx(buf);
-	if (!out)
-		return strpool__add(pool, name, len);
+	if (!out || !suffix)
+		return out;
+	*suffix = '@';
 	n = strlen(out);
-	if (suffix) {
-		char *joined;
-
-		*suffix = '@';
-		joined = realloc(out, n + strlen(suffix) + 1);
-		if (!joined) {
-			free(out);
-			return NULL;
-		}
-		out = joined;
-		strcpy(out + n, suffix);
-		n += strlen(suffix);
+	joined = realloc(out, n + strlen(suffix) + 1);
+	if (!joined) {
+		free(out);
+		return NULL;
 	}
-	ret = strpool__add(pool, out, n);
-	free(out);
-	return ret;
+	strcpy(joined + n, suffix);
+	return joined;
 }
 
 static int builder__add(struct sym_builder *b, u64 start, u64 end,
@@ -190,9 +189,10 @@ static int builder__add(struct sym_builder *b, u64 start, u64 end,
 	    builder__reserve(b, b->alloc ? b->alloc * 2 : 256))
 		return -ENOMEM;
 	s = &b->v[b->nr];
-	s->name = add_name(&b->pool, name, len);
+	s->name = strpool__add(&b->pool, name, len);
 	if (!s->name)
 		return -ENOMEM;
+	s->mangled = name_is_mangled(name, len);
 	s->start = start;
 	s->end = end;
 	s->seq = b->next_seq++;
@@ -252,14 +252,43 @@ static int leading_underscores(const char *s)
 	return n;
 }
 
+/* The name @r shows; *@tmp holds it when it had to be demangled. */
+static const char *raw_sym__shown(const struct raw_sym *r, char **tmp)
+{
+	*tmp = r->mangled ? demangle_name(r->name) : NULL;
+	return *tmp ? *tmp : r->name;
+}
+
+/*
+ * Of two symbols alike but for their names, whether @b's name is the
+ * better one, as shown (demangled, which only such ties pay for).
+ */
+static bool shown_name_prefer(const struct raw_sym *a, const struct raw_sym *b)
+{
+	char *tmp_a, *tmp_b;
+	const char *na = raw_sym__shown(a, &tmp_a);
+	const char *nb = raw_sym__shown(b, &tmp_b);
+	int ua = leading_underscores(na), ub = leading_underscores(nb);
+	size_t la = strlen(na), lb = strlen(nb);
+	bool ret;
+
+	if (ua != ub)
+		ret = ub < ua;
+	else if (la != lb)
+		ret = lb > la;
+	else	/* Old kernels' "SyS_" wrappers alias the real syscall functions. */
+		ret = !strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10);
+	free(tmp_a);
+	free(tmp_b);
+	return ret;
+}
+
 /* True when @b is the better name for the address both symbols share. */
 static bool raw_sym__prefer(const struct raw_sym *a, const struct raw_sym *b)
 {
 	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
 	bool a_weak = a->bind == STB_WEAK, b_weak = b->bind == STB_WEAK;
 	bool a_global = a->bind == STB_GLOBAL, b_global = b->bind == STB_GLOBAL;
-	size_t la, lb;
-	int ua, ub;
 
 	if (a_sized != b_sized)
 		return b_sized;
@@ -267,16 +296,7 @@ static bool raw_sym__prefer(const struct raw_sym *a, const struct raw_sym *b)
 		return a_weak;
 	if (a_global != b_global)
 		return b_global;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
-	if (ua != ub)
-		return ub < ua;
-	la = strlen(a->name);
-	lb = strlen(b->name);
-	if (la != lb)
-		return lb > la;
-	/* Old kernels' "SyS_" wrappers alias the real syscall functions. */
-	return !strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10);
+	return shown_name_prefer(a, b);
 }
 
 static void builder__dedupe(struct sym_builder *b)
@@ -332,6 +352,56 @@ static void builder__finish(struct sym_builder *b, bool kallsyms)
 	builder__dedupe(b);
 }
 
+#define BITS_PER_WORD	(8 * sizeof(unsigned long))
+
+/*
+ * A bitmap of the symbols whose names are still mangled, for a table
+ * of @module's symbols (all when < 0); none when no name is mangled.
+ */
+static int symtab__mark_init(struct symtab *st, const struct sym_builder *b,
+			     int module)
+{
+	size_t i, n = 0;
+	bool any = false;
+
+	for (i = 0; i < b->nr; i++) {
+		if (module >= 0 && b->v[i].module != module)
+			continue;
+		any |= b->v[i].mangled;
+		n++;
+	}
+	if (!any)
+		return 0;
+	st->mangled = calloc((n + BITS_PER_WORD - 1) / BITS_PER_WORD,
+			     sizeof(*st->mangled));
+	return st->mangled ? 0 : -ENOMEM;
+}
+
+static void symtab__mark(struct symtab *st, size_t i)
+{
+	st->mangled[i / BITS_PER_WORD] |= 1UL << (i % BITS_PER_WORD);
+}
+
+/* Shows symbol @i's name demangled from now on; a failure leaves it. */
+static void symtab__demangle(struct symtab *st, size_t i)
+{
+	unsigned long bit = 1UL << (i % BITS_PER_WORD);
+	unsigned long *word = &st->mangled[i / BITS_PER_WORD];
+	char *shown;
+
+	if (!(*word & bit))
+		return;
+	*word &= ~bit;
+	shown = demangle_name(st->syms[i].name);
+	if (shown) {
+		const char *kept = arena__strdup(st->names, shown);
+
+		if (kept)
+			st->syms[i].name = kept;
+		free(shown);
+	}
+}
+
 /*
  * The last table emitted takes the builder's array: a symbol is smaller
  * than a raw_sym, so each moves down within it, read before it is
@@ -344,11 +414,16 @@ static int builder__emit_last(struct sym_builder *b, struct symtab *st,
 	size_t i, n = 0, bytes = b->alloc * sizeof(*b->v);
 
 	_Static_assert(sizeof(*syms) <= sizeof(*b->v), "symbols move down");
+	if (symtab__mark_init(st, b, module))
+		return -ENOMEM;
 	for (i = 0; i < b->nr; i++) {
 		const struct raw_sym r = b->v[i];
 
-		if (module < 0 || r.module == module)
-			syms[n++] = (struct symbol){ r.start, r.end, r.name };
+		if (module >= 0 && r.module != module)
+			continue;
+		if (r.mangled)
+			symtab__mark(st, n);
+		syms[n++] = (struct symbol){ r.start, r.end, r.name };
 	}
 	b->v = NULL;
 	b->nr = 0;
@@ -384,7 +459,7 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 		return -ENOMEM;
 	st->syms_bytes = (n ? n : 1) * sizeof(*st->syms);
 	st->syms = big_zalloc(st->syms_bytes);
-	if (!st->syms)
+	if (!st->syms || symtab__mark_init(st, b, module))
 		return -ENOMEM;
 	for (i = 0; i < b->nr; i++) {
 		const struct raw_sym *r = &b->v[i];
@@ -392,6 +467,8 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 
 		if (module >= 0 && r->module != module)
 			continue;
+		if (r->mangled)
+			symtab__mark(st, st->nr);
 		s = &st->syms[st->nr++];
 		s->start = r->start;
 		s->end = r->end;
@@ -404,6 +481,7 @@ static int builder__emit(struct sym_builder *b, struct symtab *st, int module,
 
 void symtab__exit(struct symtab *st)
 {
+	free(st->mangled);
 	free(st->cache);
 	big_free(st->syms, st->syms_bytes);
 	arena__delete(st->names);
@@ -474,6 +552,8 @@ const struct symbol *symtab__find(struct symtab *st, u64 addr)
 	if (slot && slot->sym && slot->addr == addr)
 		return slot->sym == &no_symbol ? NULL : slot->sym;
 	sym = symtab__search(st, addr);
+	if (sym && st->mangled)
+		symtab__demangle(st, sym - st->syms);
 	if (slot) {
 		slot->addr = addr;
 		slot->sym = sym ? sym : &no_symbol;
@@ -481,14 +561,17 @@ const struct symbol *symtab__find(struct symtab *st, u64 addr)
 	return sym;
 }
 
-const struct symbol *symtab__find_by_name(const struct symtab *st,
+const struct symbol *symtab__find_by_name(struct symtab *st,
 					  const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < st->nr; i++)
+	for (i = 0; i < st->nr; i++) {
+		if (st->mangled)
+			symtab__demangle(st, i);
 		if (!strcmp(st->syms[i].name, name))
 			return &st->syms[i];
+	}
 	return NULL;
 }
 

@@ -30,6 +30,8 @@ struct symtab {
 	u64 image_end;		/* kallsyms: where the kernel's data ends */
 	/* Addresses looked up before, for tables too big for the caches. */
 	struct symtab_cache_slot *cache;
+	/* A bit per symbol whose name is not demangled yet; may be NULL. */
+	unsigned long *mangled;
 };
 
 /* Where symbols are looked for; set from the command line. */
@@ -65,7 +67,7 @@ bool filename__has_section(const char *path, const char *name);
 
 const struct symbol *symtab__find(struct symtab *st, u64 addr);
 /* Linear: for tests and lookups by name, never on the sample path. */
-const struct symbol *symtab__find_by_name(const struct symtab *st,
+const struct symbol *symtab__find_by_name(struct symtab *st,
 					  const char *name);
 void symtab__exit(struct symtab *st);
 
