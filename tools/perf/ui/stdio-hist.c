@@ -248,6 +248,68 @@ static void key_value(enum sort_key k, const struct hist_entry *e, char *buf,
 	}
 }
 
+/* "[l] name" of a frame with a symbol into @buf, as snprintf() would. */
+static const char *sym_text(const struct hist_frame *f, char *buf,
+			    size_t size)
+{
+	size_t len = strlen(f->sym_name);
+
+	if (size < 5)
+		return "";
+	if (len > size - 5)
+		len = size - 5;
+	buf[0] = '[';
+	buf[1] = f->level;
+	buf[2] = ']';
+	buf[3] = ' ';
+	memcpy(buf + 4, f->sym_name, len);
+	buf[4 + len] = '\0';
+	return buf;
+}
+
+/* @s itself, or cut to @size - 1 bytes in @buf as key_value() cuts it. */
+static const char *held_text(const char *s, char *buf, size_t size)
+{
+	if (strnlen(s, size) < size)
+		return s;
+	snprintf(buf, size, "%s", s);
+	return buf;
+}
+
+/*
+ * A key's text, as key_value() makes it: a string the entry already
+ * holds, or one made in @buf.  Rows print tens of thousands of these;
+ * most need no copy.
+ */
+static const char *key_text(enum sort_key k, const struct hist_entry *e,
+			    char *buf, size_t size)
+{
+	const struct hist_frame *f = &e->frame;
+
+	switch (k) {
+	case SORT_COMM:
+		return held_text(e->comm ? e->comm : ":-1", buf, size);
+	case SORT_DSO:
+		return held_text(frame_dso(f), buf, size);
+	case SORT_SYM:
+		if (f->sym_name)
+			return sym_text(f, buf, size);
+		break;
+	case SORT_PARENT:
+		return held_text(e->parent ? e->parent : "[other]", buf, size);
+	case SORT_TRACE:
+		return held_text(e->trace ? e->trace : "N/A", buf, size);
+	case SORT_SRCLINE:
+		return held_text(f->srcline ? f->srcline : "??:0", buf, size);
+	case SORT_SRCFILE:
+		return held_text(f->srcfile ? f->srcfile : "", buf, size);
+	default:
+		break;
+	}
+	key_value(k, e, buf, size);
+	return buf;
+}
+
 /*
  * Width a value asks of its column.  Names of tasks count with the
  * task's latest name, as Linux perf sizes them; an older, longer name
@@ -276,10 +338,11 @@ static void compute_widths(const struct hists *h, struct hist_entry **v,
 		width[k] = strlen(key_title(h->cfg.keys[k]));
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < h->cfg.nr_keys; k++) {
+			const char *text;
 			int len;
 
-			key_value(h->cfg.keys[k], v[i], buf, sizeof(buf));
-			len = key_width(h->cfg.keys[k], v[i], buf);
+			text = key_text(h->cfg.keys[k], v[i], buf, sizeof(buf));
+			len = key_width(h->cfg.keys[k], v[i], text);
 			if (len > width[k])
 				width[k] = len;
 		}
@@ -411,6 +474,16 @@ static void print_fields_row(const struct hists *h,
 }
 
 
+/* @n spaces. */
+static void print_spaces(FILE *out, int n)
+{
+	static const char spaces[] = "                                ";
+	int chunk = sizeof(spaces) - 1;
+
+	for (; n > 0; n -= chunk)
+		fwrite(spaces, 1, n < chunk ? n : chunk, out);
+}
+
 static void print_row(const struct hists *h, const struct hist_entry *e,
 		      const int *width, FILE *out)
 {
@@ -427,17 +500,23 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 	for (k = 0; k < h->cfg.nr_keys; k++) {
 		bool last = k == h->cfg.nr_keys - 1;
 
+		const char *text;
+		int len;
+
 		if (elided(h, k))
 			continue;
-		key_value(h->cfg.keys[k], e, buf, sizeof(buf));
-		if (h->cfg.keys[k] == SORT_COMM || h->cfg.keys[k] == SORT_PID)
-			buf[strnlen(buf, width[k])] = '\0';
+		text = key_text(h->cfg.keys[k], e, buf, sizeof(buf));
+		len = strlen(text);
+		/* An older, longer task name is cut to the column. */
+		if ((h->cfg.keys[k] == SORT_COMM ||
+		     h->cfg.keys[k] == SORT_PID) && len > width[k])
+			len = width[k];
+		fputs("  ", out);
 		if (key_right_aligned(h->cfg.keys[k]))
-			fprintf(out, "  %*s", width[k], buf);
-		else if (last)
-			fprintf(out, "  %s", buf);
-		else
-			fprintf(out, "  %-*s", width[k], buf);
+			print_spaces(out, width[k] - len);
+		fwrite(text, 1, len, out);
+		if (!last && !key_right_aligned(h->cfg.keys[k]))
+			print_spaces(out, width[k] - len);
 	}
 	fputc('\n', out);
 }
