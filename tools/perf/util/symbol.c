@@ -1254,10 +1254,33 @@ int symtab__load_elf_image(struct symtab *st, const void *image, size_t size,
 
 /* perf maps and kallsyms: text files of "address ... name" lines */
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * A hex number as strtoull() reads it.  A kernel's list is 100k lines
+ * of plain 16-digit addresses: those are read here, a few instructions
+ * a digit; anything else (spaces, a sign, "0x", an overflow) goes to
+ * strtoull().
+ */
 static char *parse_hex(char *s, u64 *val)
 {
 	char *end;
+	u64 v = 0;
+	int i, d;
 
+	for (i = 0; i < 16 && (d = hex_digit(s[i])) >= 0; i++)
+		v = v << 4 | d;
+	if (i && hex_digit(s[i]) < 0 &&
+	    !(s[0] == '0' && (s[1] | 0x20) == 'x')) {
+		*val = v;
+		return s + i;
+	}
 	errno = 0;
 	*val = strtoull(s, &end, 16);
 	return end == s || errno ? NULL : end;
