@@ -258,6 +258,15 @@ static void compile_rule(struct cfi_rule *r, Dwarf_Frame *frame,
 		if (dwarf_frame_register(frame, reg, ops_mem, &ops, &nops) ||
 		    !compile_reg(r, reg, ops, ops_mem, nops))
 			return;
+	/* A step visits only the registers that have a rule. */
+	r->same = 0;
+	r->moved = 0;
+	for (reg = 0; reg < CFI_NR_REGS; reg++) {
+		if (r->how[reg] == CFI_SAME)
+			r->same |= 1U << reg;
+		else if (r->how[reg] != CFI_UNDEFINED)
+			r->moved |= 1U << reg;
+	}
 	r->status = CFI_RULE_OK;
 }
 
@@ -396,27 +405,45 @@ static bool reg_known(const struct cfi_regs *regs, int reg)
 	return regs->set & (1U << reg);
 }
 
+/*
+ * Saved registers are nearly all in the stack copy: read there without
+ * a call, the rest through the caller's function.
+ */
+static bool memory_read(const struct cfi_memory *mem, u64 addr, u64 *val)
+{
+	u64 off = addr - mem->sp;
+
+	if (addr >= mem->sp && off < mem->size && mem->size - off >= 8) {
+		memcpy(val, (const char *)mem->stack + off, sizeof(*val));
+		return true;
+	}
+	return mem->read(mem->arg, addr, val);
+}
+
 bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
-		    struct cfi_regs *out, cfi_read_fn read, void *arg)
+		    struct cfi_regs *out, const struct cfi_memory *mem)
 {
 	bool cfa_known = r->cfa_reg != CFI_NO_CFA &&
 			 reg_known(in, r->cfa_reg);
 	u64 cfa = cfa_known ? in->val[r->cfa_reg] + r->cfa_off : 0, v;
+	u32 bits = in->set & r->same;
 	int reg;
 
-	out->set = 0;
-	for (reg = 0; reg < CFI_NR_REGS; reg++) {
+	/* Unchanged registers keep their values (where they have one). */
+	out->set = bits;
+	for (; bits; bits &= bits - 1) {
+		reg = __builtin_ctz(bits);
+		out->val[reg] = in->val[reg];
+	}
+	for (bits = r->moved; bits; bits &= bits - 1) {
+		reg = __builtin_ctz(bits);
 		switch (r->how[reg]) {
-		case CFI_SAME:
-			if (reg_known(in, reg))
-				set_reg(out, reg, in->val[reg]);
-			break;
 		case CFI_REGISTER:
 			if (reg_known(in, r->off[reg]))
 				set_reg(out, reg, in->val[r->off[reg]]);
 			break;
 		case CFI_AT_CFA:
-			if (cfa_known && read(arg, cfa + r->off[reg], &v))
+			if (cfa_known && memory_read(mem, cfa + r->off[reg], &v))
 				set_reg(out, reg, v);
 			break;
 		case CFI_VAL_CFA:

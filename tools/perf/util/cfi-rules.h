@@ -49,6 +49,9 @@ struct cfi_rule {
 	u8 status;		/* enum cfi_status */
 	u8 how[CFI_NR_REGS];	/* enum cfi_how */
 	s32 off[CFI_NR_REGS];
+	/* Bit per register: CFI_SAME; CFI_AT_CFA, VAL_CFA or REGISTER. */
+	u32 same;
+	u32 moved;
 };
 
 /* A frame's registers: val[r] is meaningful where bit r of set is. */
@@ -85,12 +88,25 @@ const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr);
 typedef bool (*cfi_read_fn)(void *arg, u64 addr, u64 *val);
 
 /*
- * The caller's registers from the callee's @in by rule @r (status OK);
- * @read loads a word of the process's memory.  True with the caller's
- * return address in out->val[CFI_REG_RA]; false where the walk ends:
- * the return address is undefined, unknown, or zero.
+ * The process's memory as a step reads it: the sample's copy of its
+ * stack, @size bytes from address @sp, read in place; any other word
+ * through @read.
+ */
+struct cfi_memory {
+	u64 sp;
+	const void *stack;
+	u64 size;
+	cfi_read_fn read;
+	void *arg;
+};
+
+/*
+ * The caller's registers from the callee's @in by rule @r (status OK),
+ * words loaded from @mem.  True with the caller's return address in
+ * out->val[CFI_REG_RA]; false where the walk ends: the return address
+ * is undefined, unknown, or zero.
  */
 bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
-		    struct cfi_regs *out, cfi_read_fn read, void *arg);
+		    struct cfi_regs *out, const struct cfi_memory *mem);
 
 #endif /* __PERF_UTIL_CFI_RULES_H */

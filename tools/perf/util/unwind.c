@@ -716,6 +716,13 @@ static enum step_how step_at(struct unwinder *u, u64 at,
 static bool walk_by_rules(struct unwinder *u, u64 ip)
 {
 	u64 start = u->chain->nr, pc = ip, at;
+	const struct cfi_memory mem = {
+		.sp = u->sp,
+		.stack = u->sample->user_stack,
+		.size = u->sample->user_stack_size,
+		.read = rules_read,
+		.arg = u,
+	};
 	const struct cfi_rule *r;
 	struct cfi_regs regs[2];
 	enum step_how how;
@@ -732,8 +739,7 @@ static bool walk_by_rules(struct unwinder *u, u64 ip)
 			return true;
 		how = step_at(u, at, &r);
 		if (how == STEP_RULE) {
-			if (!cfi_rule__step(r, &regs[cur], &regs[!cur],
-					    rules_read, u))
+			if (!cfi_rule__step(r, &regs[cur], &regs[!cur], &mem))
 				return true;
 		} else if (how != STEP_DWFL && u->nr_frames > 1) {
 			u->stats.fp_steps++;
