@@ -361,6 +361,19 @@ struct perf_sample_regs {
 	const u64 *regs;	/* points into the record */
 };
 
+/*
+ * Bits set in a register mask.  Not __builtin_popcountll(): without
+ * -mpopcnt (not every x86-64 has it) that is a call into libgcc, made
+ * for every register of every sample unwound.
+ */
+static inline unsigned int regs_mask_weight(u64 w)
+{
+	w -= (w >> 1) & 0x5555555555555555ULL;
+	w = (w & 0x3333333333333333ULL) + ((w >> 2) & 0x3333333333333333ULL);
+	w = (w + (w >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (w * 0x0101010101010101ULL) >> 56;
+}
+
 struct perf_sample {
 	u64 ip;
 	u32 pid, tid;

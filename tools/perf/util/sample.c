@@ -105,7 +105,7 @@ static int parse_regs(struct cursor *c, u64 mask, struct perf_sample_regs *r)
 		return 0;
 	r->mask = mask;
 	r->regs = c->p;
-	return cur_skip(c, __builtin_popcountll(mask));
+	return cur_skip(c, regs_mask_weight(mask));
 }
 
 /*

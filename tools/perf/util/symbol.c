@@ -1254,12 +1254,17 @@ int symtab__load_elf_image(struct symtab *st, const void *image, size_t size,
 
 /* perf maps and kallsyms: text files of "address ... name" lines */
 
+/* A hex digit's value + 1; 0: not a hex digit. */
+static const u8 hex_digit_1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int hex_digit(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	return hex_digit_1[(u8)c] - 1;
 }
 
 /*

@@ -508,7 +508,7 @@ static bool sample_reg(const struct perf_sample_regs *r, unsigned int reg,
 
 	if (!(r->mask & (1ULL << reg)))
 		return false;
-	*val = r->regs[__builtin_popcountll(below)];
+	*val = r->regs[regs_mask_weight(below)];
 	return true;
 }
 
