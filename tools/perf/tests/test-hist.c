@@ -3,6 +3,7 @@
  * Histograms: grouping by sort keys, self and children overhead, call
  * graph output, percent limits.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "tests.h"
 #include "../util/arena.h"
 #include "../util/hist.h"
+#include "../ui/stdio-hist.h"
 
 static int dso_main, dso_lib;
 static int sym_a, sym_b, sym_main, sym_lib;
@@ -464,6 +466,48 @@ static int test_big_alloc(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Percentages as printf() prints them, @width 0 or 7. */
+static int check_pct(struct test_ctx *ctx, double d, int width)
+{
+	char ours[32], libc[32];
+
+	hists__format_pct(ours, width, d);
+	snprintf(libc, sizeof(libc), "%*.2f", width, d);
+	TEST_ASSERT(ctx, !strcmp(ours, libc), "%.20g: '%s', printf '%s'",
+		    d, ours, libc);
+	return 0;
+}
+
+/*
+ * The row's percentages: exact ties of hundredths (k/8 and k/200), the
+ * doubles next to every half hundredth (0.165 is just above its tie,
+ * 0.145 just below), and ratios of random periods.
+ */
+static int check_pct_format(struct test_ctx *ctx)
+{
+	u64 seed = 42, v, total;
+	int k, i;
+
+	for (k = 0; k <= 80000; k++) {
+		double tie = k * 0.005;
+
+		if (check_pct(ctx, k / 8.0, 7) || check_pct(ctx, k / 200.0, 0) ||
+		    check_pct(ctx, tie, 7) ||
+		    check_pct(ctx, nextafter(tie, 0), 7) ||
+		    check_pct(ctx, nextafter(tie, 1e9), 0))
+			return TEST_FAIL;
+	}
+	for (i = 0; i < 200000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		total = (seed >> 20) % (i % 2 ? 1000003 : 10000000000ULL) + 1;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = (seed >> 11) % (total + 1);
+		if (check_pct(ctx, 100.0 * v / total, i % 3 ? 7 : 0))
+			return TEST_FAIL;
+	}
+	return 0;
+}
+
 int test__hists(struct test_ctx *ctx)
 {
 	struct hists_config cfg = { .graph_min_pct = 0.5 };
@@ -541,6 +585,8 @@ int test__hists(struct test_ctx *ctx)
 	TEST_ASSERT(ctx, strstr(out, "hot_a") && !strstr(out, "lib_loop"),
 		    "percent limit: %s", out);
 	hists__exit(&h);
+	if (check_pct_format(ctx))
+		return TEST_FAIL;
 	if (check_dso_size(ctx) || check_decay(ctx) || check_named_later(ctx) ||
 	    check_graph_for_text(ctx) || check_entry_order(ctx) ||
 	    check_spread(ctx))

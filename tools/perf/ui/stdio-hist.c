@@ -4,6 +4,7 @@
  * columns Linux perf users and their scripts read.
  */
 #include <errno.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -276,6 +277,32 @@ static const char *held_text(const char *s, char *buf, size_t size)
 	return buf;
 }
 
+/* "[l] %#.16llx" of a frame without a symbol, as snprintf() makes it. */
+static const char *addr_text(const struct hist_entry *e, char *buf,
+			     size_t size)
+{
+	static const char digits[] = "0123456789abcdef";
+	const struct hist_frame *f = &e->frame;
+	char *p = buf + 4;
+	int i;
+
+	if (size < sizeof("[l] 0x") + 16) {
+		key_value(SORT_SYM, e, buf, size);
+		return buf;
+	}
+	memcpy(buf, "[l] ", 4);
+	buf[1] = f->level;
+	/* "%#x" adds no "0x" to a zero. */
+	if (f->addr) {
+		*p++ = '0';
+		*p++ = 'x';
+	}
+	for (i = 15; i >= 0; i--)
+		*p++ = digits[(f->addr >> (4 * i)) & 0xf];
+	*p = '\0';
+	return buf;
+}
+
 /*
  * A key's text, as key_value() makes it: a string the entry already
  * holds, or one made in @buf.  Rows print tens of thousands of these;
@@ -294,7 +321,7 @@ static const char *key_text(enum sort_key k, const struct hist_entry *e,
 	case SORT_SYM:
 		if (f->sym_name)
 			return sym_text(f, buf, size);
-		break;
+		return addr_text(e, buf, size);
 	case SORT_PARENT:
 		return held_text(e->parent ? e->parent : "[other]", buf, size);
 	case SORT_TRACE:
@@ -398,6 +425,64 @@ static double pct(const struct hists *h, u64 v)
 	return total ? 100.0 * v / total : 0.0;
 }
 
+/*
+ * Rows and graph lines print hundreds of thousands of percentages, at
+ * a thousand instructions each through printf().  A long double of 60
+ * mantissa bits or more (x87's 64) holds d * 100 exactly (53 + 7
+ * bits), so the rounding is as exact as glibc's; with a shorter one,
+ * and for values no percentage has, printf() it is.
+ */
+#if LDBL_MANT_DIG >= 60
+static int pct_exact(char *buf, int width, double d)
+{
+	long double x = (long double)d * 100, frac;
+	char digits[24];
+	int n = 0, len;
+	u64 v = (u64)x;
+
+	frac = x - v;
+	if (frac > 0.5L || (frac == 0.5L && (v & 1)))
+		v++;
+	digits[n++] = '0' + v % 10;
+	digits[n++] = '0' + v / 10 % 10;
+	digits[n++] = '.';
+	v /= 100;
+	do {
+		digits[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (len = 0; len < width - n; len++)
+		buf[len] = ' ';
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return len;
+}
+#else
+static int pct_exact(char *buf, int width, double d)
+{
+	return snprintf(buf, 32, "%*.2f", width, d);
+}
+#endif
+
+int hists__format_pct(char *buf, int width, double d)
+{
+	if (d >= 0 && d < 1e15)
+		return pct_exact(buf, width, d);
+	return snprintf(buf, 32, "%*.2f", width, d);
+}
+
+/* "%*.2f%%" of @d. */
+static void print_pct(FILE *out, int width, double d)
+{
+	char buf[32];
+	int len = hists__format_pct(buf, width, d);
+
+	fwrite(buf, 1, len < (int)sizeof(buf) ? len : (int)sizeof(buf) - 1,
+	       out);
+	fputc('%', out);
+}
+
 /* ---- -F: columns in the order given ---------------------------------- */
 
 static const char *field_title(int f)
@@ -490,11 +575,12 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 	char buf[1024];
 	int k;
 
-	if (h->cfg.children)
-		fprintf(out, "  %7.2f%%  %7.2f%%", pct(h, e->children),
-			pct(h, e->self));
-	else
-		fprintf(out, "  %7.2f%%", pct(h, e->self));
+	if (h->cfg.children) {
+		fputs("  ", out);
+		print_pct(out, 7, pct(h, e->children));
+	}
+	fputs("  ", out);
+	print_pct(out, 7, pct(h, e->self));
 	if (h->cfg.show_nr_samples)
 		fprintf(out, "  %12llu", (unsigned long long)e->nr_samples);
 	for (k = 0; k < h->cfg.nr_keys; k++) {
@@ -625,9 +711,10 @@ static void print_branches(const struct hists *h,
 		if (!sub)
 			break;
 		fprintf(out, "%s|          \n", prefix);
-		fprintf(out, "%s%s%.2f%%--%s\n", prefix, last ? " --" : "|--",
-			pct(h, kids[i]->hits),
-			node_name(kids[i], buf, sizeof(buf)));
+		fputs(prefix, out);
+		fputs(last ? " --" : "|--", out);
+		print_pct(out, 0, pct(h, kids[i]->hits));
+		fprintf(out, "--%s\n", node_name(kids[i], buf, sizeof(buf)));
 		snprintf(sub, plen + 12, "%s%s", prefix,
 			 last ? "           " : "|          ");
 		continue_chain(h, kids[i], sub, out);

@@ -23,6 +23,13 @@ u64 hists__scaled_samples(const struct hists *h, char *unit);
 /* The "Event count (approx.)" of the preamble. */
 u64 hists__event_count(const struct hists *h);
 
+/*
+ * "%*.2f" of @d (>= 0) into @buf (32 bytes), as glibc prints it: the
+ * double's exact value rounded to hundredths, a tie to the even one.
+ * Its length.
+ */
+int hists__format_pct(char *buf, int width, double d);
+
 /* Column widths (SORT_MAX_KEYS) for the @n sorted entries @v. */
 void hists__column_widths(const struct hists *h, struct hist_entry **v,
 			  size_t n, int *width);
