@@ -560,32 +560,75 @@ static void print_fields_row(const struct hists *h,
 
 
 /* @n spaces. */
-static void print_spaces(FILE *out, int n)
+/*
+ * A row is made in a buffer and written at once: a stdio call per
+ * column and per padding cost more than the rest of the row.
+ */
+struct row_buf {
+	FILE *out;
+	size_t len;
+	char buf[2048];
+};
+
+static void row_flush(struct row_buf *rb)
+{
+	fwrite(rb->buf, 1, rb->len, rb->out);
+	rb->len = 0;
+}
+
+static void row_put(struct row_buf *rb, const char *s, size_t n)
+{
+	if (n > sizeof(rb->buf) - rb->len) {
+		row_flush(rb);
+		if (n > sizeof(rb->buf)) {
+			fwrite(s, 1, n, rb->out);
+			return;
+		}
+	}
+	memcpy(rb->buf + rb->len, s, n);
+	rb->len += n;
+}
+
+static void row_spaces(struct row_buf *rb, int n)
 {
 	static const char spaces[] = "                                ";
 	int chunk = sizeof(spaces) - 1;
 
 	for (; n > 0; n -= chunk)
-		fwrite(spaces, 1, n < chunk ? n : chunk, out);
+		row_put(rb, spaces, n < chunk ? n : chunk);
+}
+
+static void row_pct(struct row_buf *rb, double d)
+{
+	char buf[32];
+	int len = hists__format_pct(buf, 7, d);
+
+	row_put(rb, "  ", 2);
+	row_put(rb, buf, len < (int)sizeof(buf) ? len : (int)sizeof(buf) - 1);
+	row_put(rb, "%", 1);
 }
 
 static void print_row(const struct hists *h, const struct hist_entry *e,
 		      const int *width, FILE *out)
 {
+	struct row_buf rb;	/* not zeroed: 2 KiB a row */
 	char buf[1024];
 	int k;
 
-	if (h->cfg.children) {
-		fputs("  ", out);
-		print_pct(out, 7, pct(h, e->children));
+	rb.out = out;
+	rb.len = 0;
+	if (h->cfg.children)
+		row_pct(&rb, pct(h, e->children));
+	row_pct(&rb, pct(h, e->self));
+	if (h->cfg.show_nr_samples) {
+		int n = snprintf(buf, sizeof(buf), "  %12llu",
+				 (unsigned long long)e->nr_samples);
+
+		row_put(&rb, buf, n);
 	}
-	fputs("  ", out);
-	print_pct(out, 7, pct(h, e->self));
-	if (h->cfg.show_nr_samples)
-		fprintf(out, "  %12llu", (unsigned long long)e->nr_samples);
 	for (k = 0; k < h->cfg.nr_keys; k++) {
 		bool last = k == h->cfg.nr_keys - 1;
-
+		bool right = key_right_aligned(h->cfg.keys[k]);
 		const char *text;
 		int len;
 
@@ -597,14 +640,15 @@ static void print_row(const struct hists *h, const struct hist_entry *e,
 		if ((h->cfg.keys[k] == SORT_COMM ||
 		     h->cfg.keys[k] == SORT_PID) && len > width[k])
 			len = width[k];
-		fputs("  ", out);
-		if (key_right_aligned(h->cfg.keys[k]))
-			print_spaces(out, width[k] - len);
-		fwrite(text, 1, len, out);
-		if (!last && !key_right_aligned(h->cfg.keys[k]))
-			print_spaces(out, width[k] - len);
+		row_put(&rb, "  ", 2);
+		if (right)
+			row_spaces(&rb, width[k] - len);
+		row_put(&rb, text, len);
+		if (!last && !right)
+			row_spaces(&rb, width[k] - len);
 	}
-	fputc('\n', out);
+	row_put(&rb, "\n", 1);
+	row_flush(&rb);
 }
 
 /* ---- call graphs -------------------------------------------------------- */
