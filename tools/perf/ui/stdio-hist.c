@@ -25,8 +25,11 @@ static const char *frame_dso(const struct hist_frame *f)
 	return f->dso_name ? f->dso_name : "[unknown]";
 }
 
+/* Names are mostly interned or shared: the same one, the same pointer. */
 static int cmp_str(const char *a, const char *b)
 {
+	if (a == b)
+		return 0;
 	return strcmp(a ? a : "", b ? b : "");
 }
 
@@ -50,7 +53,7 @@ static int cmp_key(enum sort_key k, const struct hist_entry *a,
 	case SORT_SYM:
 		/* Named symbols first, then raw addresses in order. */
 		if (a->frame.sym_name && b->frame.sym_name)
-			return strcmp(a->frame.sym_name, b->frame.sym_name);
+			return cmp_str(a->frame.sym_name, b->frame.sym_name);
 		if (a->frame.sym_name || b->frame.sym_name)
 			return a->frame.sym_name ? -1 : 1;
 		if (a->frame.addr != b->frame.addr)
