@@ -762,6 +762,82 @@ static int check_enospc(struct test_ctx *ctx)
 	return TEST_OK;
 }
 
+/* Whether two decodings of one record agree, field by field. */
+static bool same_sample(const struct perf_sample *a,
+			const struct perf_sample *b)
+{
+	return a->ip == b->ip && a->pid == b->pid && a->tid == b->tid &&
+	       a->time == b->time && a->addr == b->addr && a->id == b->id &&
+	       a->stream_id == b->stream_id && a->cpu == b->cpu &&
+	       a->period == b->period && a->weight == b->weight &&
+	       a->data_src == b->data_src && a->phys_addr == b->phys_addr &&
+	       a->cgroup == b->cgroup && a->transaction == b->transaction &&
+	       a->callchain == b->callchain && a->raw_size == b->raw_size &&
+	       a->raw_data == b->raw_data && a->read_data == b->read_data &&
+	       a->read_size == b->read_size &&
+	       a->user_regs.abi == b->user_regs.abi &&
+	       a->user_regs.mask == b->user_regs.mask &&
+	       a->user_regs.regs == b->user_regs.regs &&
+	       a->intr_regs.abi == b->intr_regs.abi &&
+	       a->intr_regs.mask == b->intr_regs.mask &&
+	       a->intr_regs.regs == b->intr_regs.regs &&
+	       a->user_stack == b->user_stack &&
+	       a->user_stack_size == b->user_stack_size &&
+	       a->user_stack_bad == b->user_stack_bad && a->misc == b->misc &&
+	       a->cpumode == b->cpumode;
+}
+
+/*
+ * perf_sample__parse() writes each field once, into a struct it does
+ * not zero: on records of random sample_types and small random words
+ * (sizes, counts and abi words among them, so that the variable parts
+ * take many shapes, and records cut short), into a struct full of 0xa5
+ * bytes, it must give what decoding into a zeroed struct gives.
+ */
+static int check_sample_fields(struct test_ctx *ctx)
+{
+	static const u64 types = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN |
+		PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK |
+		PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |
+		PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+		PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
+		PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
+	u64 words[40], seed = 1, t, fmt;
+	struct perf_sample fast, ref;
+	union perf_event *ev = (union perf_event *)words;
+	int i, j, n, err, ref_err, ok = 0;
+
+	for (i = 0; i < 200000; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		t = (seed >> 7) & types;
+		fmt = (seed >> 40) & 0x1f;
+		n = 1 + (seed >> 50) % 39;
+		for (j = 1; j < n; j++) {
+			seed = seed * 6364136223846793005ULL +
+			       1442695040888963407ULL;
+			words[j] = (seed >> 33) % 4 ? (seed >> 60) : seed;
+		}
+		ev->header.type = PERF_RECORD_SAMPLE;
+		ev->header.misc = seed & 0xffff;
+		ev->header.size = n * sizeof(u64);
+		memset(&fast, 0xa5, sizeof(fast));
+		err = perf_sample__parse(ev, t, fmt, seed >> 62, 0x5, 0x3, &fast);
+		ok += !err;
+		ref_err = perf_sample__parse_zeroed(ev, t, fmt, seed >> 62, 0x5,
+						    0x3, &ref);
+		TEST_ASSERT(ctx, err == ref_err && same_sample(&fast, &ref),
+			    "sample_type %#llx, %d words: decoded differently",
+			    (unsigned long long)t, n);
+	}
+	/* Not only records that do not decode. */
+	TEST_ASSERT(ctx, ok > 1000, "%d of 200000 records decoded", ok);
+	return TEST_OK;
+}
+
 int test__data_file(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("perf.data");
@@ -771,6 +847,8 @@ int test__data_file(struct test_ctx *ctx)
 	u64 calls[3] = { 0 };
 	int ret = TEST_FAIL, err;
 
+	if (check_sample_fields(ctx))
+		return TEST_FAIL;
 	err = write_test_file(path, 0);
 	TEST_ASSERT(ctx, !err, "writing %s: %s", path, strerror(-err));
 	err = perf_session__open(&s, path);
