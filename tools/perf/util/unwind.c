@@ -121,6 +121,19 @@ struct unwinder {
 	u32 procs_size, procs_nr;
 	struct unwind_object *objs;	/* open addressing by dso */
 	u32 objs_size, objs_nr;
+	/*
+	 * The maps and objects of the last two frames looked up: a walk
+	 * goes back and forth between a program and a library or two.
+	 * A map is known by its maps' generation, unique to one state of
+	 * one maps; the objects' table growing forgets them.
+	 */
+	struct object_hint {
+		const struct maps *maps;
+		u32 gen;
+		const struct map *map;
+		struct unwind_object *obj;
+	} hints[2];
+	u32 next_hint;
 	struct unwind_module *modules;
 	/* The sample being unwound. */
 	struct thread *thread;
@@ -301,6 +314,7 @@ static int grow_objs(struct unwinder *u)
 	free(u->objs);
 	u->objs = o;
 	u->objs_size = size;
+	memset(u->hints, 0, sizeof(u->hints));
 	return 0;
 }
 
@@ -602,14 +616,39 @@ static bool rules_read(void *arg, u64 addr, u64 *val)
 }
 
 /* The object of the code at @pc of the sampled process, and its address. */
+static const struct object_hint *object_hint(const struct unwinder *u,
+					     const struct maps *maps, u64 pc)
+{
+	const struct object_hint *h;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		h = &u->hints[i];
+		if (h->maps == maps && h->gen == maps->gen &&
+		    pc >= h->map->start && pc < h->map->end)
+			return h;
+	}
+	return NULL;
+}
+
 static struct unwind_object *object_at(struct unwinder *u, u64 pc,
 				       u64 *vaddr)
 {
-	const struct map *map = maps__find(u->thread->maps, pc);
-	struct unwind_object *o = NULL;
+	const struct maps *maps = u->thread->maps;
+	const struct object_hint *hint = object_hint(u, maps, pc);
+	const struct map *map = hint ? hint->map : maps__find(maps, pc);
+	struct unwind_object *o = hint ? hint->obj : NULL;
 
-	if (map && !map->identity && map->dso)
+	if (!hint && map && !map->identity && map->dso) {
 		o = find_object(u, map->dso);
+		/* find_object() may have grown the table: hint after it. */
+		if (o) {
+			u->hints[u->next_hint] = (struct object_hint){
+				maps, maps->gen, map, o
+			};
+			u->next_hint ^= 1;
+		}
+	}
 	if (!o || !object_vaddr(o, pc - map->start + map->pgoff, vaddr))
 		return NULL;
 	return o;
