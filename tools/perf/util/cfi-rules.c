@@ -282,14 +282,12 @@ static struct cfi_slot *slot_find(struct cfi_slot *slots, u32 size, u64 key)
 	return &slots[i];
 }
 
-/* Room in a table kept at most half full for one more entry. */
-static int slots_reserve(struct cfi_slot **slots, u32 *size, u32 nr)
+/* Twice the room, the entries hashed again. */
+static int slots_grow(struct cfi_slot **slots, u32 *size)
 {
 	u32 new_size = *size ? 2 * *size : 256, i;
 	struct cfi_slot *n;
 
-	if (2 * (nr + 1) <= *size)
-		return 0;
 	n = calloc(new_size, sizeof(*n));
 	if (!n)
 		return -1;
@@ -300,6 +298,17 @@ static int slots_reserve(struct cfi_slot **slots, u32 *size, u32 nr)
 	*slots = n;
 	*size = new_size;
 	return 0;
+}
+
+/*
+ * Room in a table kept at most half full for one more entry: checked
+ * on every lookup, the growing out of line.
+ */
+static inline int slots_reserve(struct cfi_slot **slots, u32 *size, u32 nr)
+{
+	if (2 * (nr + 1) <= *size)
+		return 0;
+	return slots_grow(slots, size);
 }
 
 /* A new rule's index + 1, or 0 without memory. */
