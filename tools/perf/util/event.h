@@ -410,7 +410,7 @@ int perf_sample__parse(const union perf_event *event, u64 sample_type,
 		       u64 read_format, u64 branch_sample_type,
 		       u64 regs_user_mask, u64 regs_intr_mask,
 		       struct perf_sample *sample);
-/* The same, the way that zeroes the whole struct first (for tests). */
+/* The same into a struct zeroed first (a bad record's result; tests). */
 int perf_sample__parse_zeroed(const union perf_event *event, u64 sample_type,
 			      u64 read_format, u64 branch_sample_type,
 			      u64 regs_user_mask, u64 regs_intr_mask,

@@ -131,99 +131,6 @@ static int parse_stack_user(struct cursor *c, struct perf_sample *s)
 	return 0;
 }
 
-/* The fields after READ that samples may carry, in the kernel's order. */
-static int parse_tail(struct cursor *c, u64 type, u64 branch_type,
-		      u64 regs_user, u64 regs_intr, struct perf_sample *s)
-{
-	u64 v;
-
-	if ((type & PERF_SAMPLE_CALLCHAIN)) {
-		if (cur_take(c, &v) || cur_skip(c, v))
-			return -EINVAL;
-		s->callchain = (const void *)(c->p - v - 1);
-	}
-	if ((type & PERF_SAMPLE_RAW) && parse_raw(c, s))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_BRANCH_STACK) &&
-	    parse_branch_stack(c, branch_type))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_REGS_USER) &&
-	    parse_regs(c, regs_user, &s->user_regs))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_STACK_USER) && parse_stack_user(c, s))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_WEIGHT_TYPE) && cur_take(c, &s->weight))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_DATA_SRC) && cur_take(c, &s->data_src))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_TRANSACTION) && cur_take(c, &s->transaction))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_REGS_INTR) &&
-	    parse_regs(c, regs_intr, &s->intr_regs))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_PHYS_ADDR) && cur_take(c, &s->phys_addr))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_CGROUP) && cur_take(c, &s->cgroup))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_DATA_PAGE_SIZE) && cur_take(c, &v))
-		return -EINVAL;
-	if ((type & PERF_SAMPLE_CODE_PAGE_SIZE) && cur_take(c, &v))
-		return -EINVAL;
-	return 0;
-}
-
-/*
- * Zero everything, then fill in what the record has: the reference
- * for parse_each_field(), and what a record that does not decode
- * leaves (the fields before the bad one filled in).
- */
-static int parse_zeroed(const union perf_event *event, u64 sample_type,
-			u64 read_format, u64 branch_sample_type,
-			u64 regs_user_mask, u64 regs_intr_mask,
-			struct perf_sample *s)
-{
-	struct cursor c;
-	u64 t = sample_type;
-
-	memset(s, 0, sizeof(*s));
-	s->pid = s->tid = (u32)-1;
-	s->cpu = (u32)-1;
-	s->misc = event->header.misc;
-	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	s->period = 1;
-	if (event->header.size < sizeof(event->header))
-		return -EINVAL;
-	c.p = event->array + 1;
-	c.end = (const u64 *)((const char *)event + event->header.size);
-
-	if ((t & PERF_SAMPLE_IDENTIFIER) && cur_take(&c, &s->id))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_IP) && cur_take(&c, &s->ip))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_TID) && cur_take_pair(&c, &s->pid, &s->tid))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_TIME) && cur_take(&c, &s->time))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_ADDR) && cur_take(&c, &s->addr))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_ID) && cur_take(&c, &s->id))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_STREAM_ID) && cur_take(&c, &s->stream_id))
-		return -EINVAL;
-	if (t & PERF_SAMPLE_CPU) {
-		u32 res;
-
-		if (cur_take_pair(&c, &s->cpu, &res))
-			return -EINVAL;
-	}
-	if ((t & PERF_SAMPLE_PERIOD) && cur_take(&c, &s->period))
-		return -EINVAL;
-	if ((t & PERF_SAMPLE_READ) && parse_read(&c, read_format, s))
-		return -EINVAL;
-	return parse_tail(&c, t, branch_sample_type, regs_user_mask,
-			  regs_intr_mask, s);
-}
-
 /* A u64 field: taken where @present, else @absent. */
 static int take_or(struct cursor *c, bool present, u64 *out, u64 absent)
 {
@@ -292,14 +199,16 @@ static int parse_tail_each(struct cursor *c, u64 t, u64 read_format,
 }
 
 /*
- * Every field written once, as parse_zeroed() leaves it for a record
- * that decodes: zeroing the 200-byte struct first and then filling it
- * was a third of the decoding of every sample.  (Its padding is not
- * zeroed: nothing compares samples as bytes.)
+ * Every field written once, its default where the record lacks it:
+ * zeroing the 200-byte struct first and then filling it was a third
+ * of the decoding of every sample.  (Its padding is not zeroed:
+ * nothing compares samples as bytes.)  Inlined into its one caller:
+ * the call would cost a tenth of it.
  */
-static int parse_each_field(const union perf_event *event, u64 t,
-			    u64 read_format, u64 branch_type, u64 regs_user,
-			    u64 regs_intr, struct perf_sample *s)
+static inline __attribute__((always_inline))
+int parse_each_field(const union perf_event *event, u64 t, u64 read_format,
+		     u64 branch_type, u64 regs_user, u64 regs_intr,
+		     struct perf_sample *s)
 {
 	struct cursor c;
 	u32 res;
@@ -336,29 +245,51 @@ static int parse_each_field(const union perf_event *event, u64 t,
 			       regs_intr, s);
 }
 
+/* What a struct zeroed first holds before a record is decoded into it. */
+static void sample_zero(const union perf_event *event, struct perf_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pid = (u32)-1;
+	s->tid = (u32)-1;
+	s->cpu = (u32)-1;
+	s->period = 1;
+	s->misc = event->header.misc;
+	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+}
+
+/*
+ * A record that does not decode is decoded again into a zeroed struct:
+ * what it leaves is the fields before the bad one filled in, the rest
+ * zero (one call site: the decoding stays inlined here).
+ */
 int perf_sample__parse(const union perf_event *event, u64 sample_type,
 		       u64 read_format, u64 branch_sample_type,
 		       u64 regs_user_mask, u64 regs_intr_mask,
 		       struct perf_sample *s)
 {
-	if (!parse_each_field(event, sample_type, read_format,
-			      branch_sample_type, regs_user_mask,
-			      regs_intr_mask, s))
-		return 0;
-	return parse_zeroed(event, sample_type, read_format,
-			    branch_sample_type, regs_user_mask,
-			    regs_intr_mask, s);
+	bool zeroed = false;
+	int err;
+
+	for (;;) {
+		err = parse_each_field(event, sample_type, read_format,
+				       branch_sample_type, regs_user_mask,
+				       regs_intr_mask, s);
+		if (!err || zeroed)
+			return err;
+		sample_zero(event, s);
+		zeroed = true;
+	}
 }
 
-/* For the tests: parse_zeroed(), the reference of the fast path. */
 int perf_sample__parse_zeroed(const union perf_event *event, u64 sample_type,
 			      u64 read_format, u64 branch_sample_type,
 			      u64 regs_user_mask, u64 regs_intr_mask,
 			      struct perf_sample *s)
 {
-	return parse_zeroed(event, sample_type, read_format,
-			    branch_sample_type, regs_user_mask,
-			    regs_intr_mask, s);
+	sample_zero(event, s);
+	return perf_sample__parse(event, sample_type, read_format,
+				  branch_sample_type, regs_user_mask,
+				  regs_intr_mask, s);
 }
 
 size_t perf_sample_id_size(u64 t)
