@@ -145,6 +145,7 @@ struct perf_session_attr {
 	 * read, without queueing them.
 	 */
 	bool unordered;
+	struct perf_sample_layout layout;	/* of attr, to decode samples */
 };
 
 struct perf_session_stats {

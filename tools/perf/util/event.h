@@ -415,6 +415,33 @@ int perf_sample__parse_zeroed(const union perf_event *event, u64 sample_type,
 			      u64 read_format, u64 branch_sample_type,
 			      u64 regs_user_mask, u64 regs_intr_mask,
 			      struct perf_sample *sample);
+
+/*
+ * An attr's samples as perf_sample__parse() takes them, and where their
+ * fixed fields (IDENTIFIER up to PERIOD) lie: a u64 slot after the
+ * header each, or SAMPLE_SLOT_NONE.  Samples with nothing after those
+ * but a call chain and raw data are decoded without a test per field.
+ */
+#define SAMPLE_SLOT_NONE 0xff
+
+struct perf_sample_layout {
+	u64 sample_type;
+	u64 read_format;
+	u64 branch_sample_type;
+	u64 regs_user_mask;
+	u64 regs_intr_mask;
+	u8 ip, tid, time, addr, id, stream_id, cpu, period;
+	u8 nr_fixed;		/* slots the fixed fields take */
+	bool simple;		/* only CALLCHAIN and RAW after them */
+};
+
+void perf_sample_layout__init(struct perf_sample_layout *l, u64 sample_type,
+			      u64 read_format, u64 branch_sample_type,
+			      u64 regs_user_mask, u64 regs_intr_mask);
+/* The same as perf_sample__parse() with the layout's attr fields. */
+int perf_sample__parse_layout(const union perf_event *event,
+			      const struct perf_sample_layout *l,
+			      struct perf_sample *sample);
 int perf_sample__parse_id(const union perf_event *event, u64 sample_type,
 			  struct perf_sample *sample);
 

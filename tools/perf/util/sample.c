@@ -292,6 +292,147 @@ int perf_sample__parse_zeroed(const union perf_event *event, u64 sample_type,
 				  regs_intr_mask, s);
 }
 
+/* The next slot for a field @t has if @bit is in it. */
+static u8 layout_slot(u64 t, u64 bit, u8 *next)
+{
+	return (t & bit) ? (*next)++ : SAMPLE_SLOT_NONE;
+}
+
+#define SAMPLE_FIXED_FIELDS (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+			     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			     PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+			     PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+			     PERF_SAMPLE_PERIOD)
+
+void perf_sample_layout__init(struct perf_sample_layout *l, u64 t,
+			      u64 read_format, u64 branch_sample_type,
+			      u64 regs_user_mask, u64 regs_intr_mask)
+{
+	u8 next = 0, identifier;
+
+	l->sample_type = t;
+	l->read_format = read_format;
+	l->branch_sample_type = branch_sample_type;
+	l->regs_user_mask = regs_user_mask;
+	l->regs_intr_mask = regs_intr_mask;
+	identifier = layout_slot(t, PERF_SAMPLE_IDENTIFIER, &next);
+	l->ip = layout_slot(t, PERF_SAMPLE_IP, &next);
+	l->tid = layout_slot(t, PERF_SAMPLE_TID, &next);
+	l->time = layout_slot(t, PERF_SAMPLE_TIME, &next);
+	l->addr = layout_slot(t, PERF_SAMPLE_ADDR, &next);
+	/* ID, later in the record, says the same as IDENTIFIER. */
+	l->id = layout_slot(t, PERF_SAMPLE_ID, &next);
+	if (l->id == SAMPLE_SLOT_NONE)
+		l->id = identifier;
+	l->stream_id = layout_slot(t, PERF_SAMPLE_STREAM_ID, &next);
+	l->cpu = layout_slot(t, PERF_SAMPLE_CPU, &next);
+	l->period = layout_slot(t, PERF_SAMPLE_PERIOD, &next);
+	l->nr_fixed = next;
+	l->simple = !(t & ~(SAMPLE_FIXED_FIELDS | PERF_SAMPLE_CALLCHAIN |
+			    PERF_SAMPLE_RAW));
+}
+
+static inline u64 slot_or(const u64 *p, u8 slot, u64 absent)
+{
+	return slot != SAMPLE_SLOT_NONE ? p[slot] : absent;
+}
+
+/* Two u32 in slot @slot, first in the low address; -1 both if none. */
+static inline void slot_pair(const u64 *p, u8 slot, u32 *a, u32 *b)
+{
+	const u32 *q = (const u32 *)&p[slot];
+
+	if (slot == SAMPLE_SLOT_NONE) {
+		*a = (u32)-1;
+		*b = (u32)-1;
+		return;
+	}
+	*a = q[0];
+	*b = q[1];
+}
+
+/*
+ * The fields after the fixed ones of a simple layout, from slot @k of
+ * the @n after the header; false where they do not fit the record.
+ */
+static inline bool parse_simple_tail(const u64 *p, u64 k, u64 n, u64 t,
+				     struct perf_sample *s)
+{
+	s->callchain = NULL;
+	if (t & PERF_SAMPLE_CALLCHAIN) {
+		if (k >= n || p[k] > n - k - 1)
+			return false;
+		s->callchain = (const void *)&p[k];
+		k += 1 + p[k];
+	}
+	s->raw_size = 0;
+	s->raw_data = NULL;
+	if (t & PERF_SAMPLE_RAW) {
+		const u32 *raw = (const u32 *)&p[k];
+
+		/* The u32 size and the data are padded together to 8 bytes. */
+		if (k >= n ||
+		    PERF_ALIGN8((u64)raw[0] + sizeof(u32)) / 8 > n - k)
+			return false;
+		s->raw_size = raw[0];
+		s->raw_data = raw + 1;
+	}
+	return true;
+}
+
+/* The fields a simple layout's samples never have. */
+static inline void simple_absent(struct perf_sample *s)
+{
+	s->read_data = NULL;
+	s->read_size = 0;
+	s->user_regs.abi = 0;
+	s->user_regs.mask = 0;
+	s->user_regs.regs = NULL;
+	s->user_stack = NULL;
+	s->user_stack_size = 0;
+	s->user_stack_bad = false;
+	s->weight = 0;
+	s->data_src = 0;
+	s->transaction = 0;
+	s->intr_regs.abi = 0;
+	s->intr_regs.mask = 0;
+	s->intr_regs.regs = NULL;
+	s->phys_addr = 0;
+	s->cgroup = 0;
+}
+
+int perf_sample__parse_layout(const union perf_event *event,
+			      const struct perf_sample_layout *l,
+			      struct perf_sample *s)
+{
+	const u64 *p = event->array + 1;
+	u64 n = event->header.size / 8 - 1;
+	u32 res;
+
+	/* Too short for a field, or not simple: the checks of each. */
+	if (!l->simple || event->header.size < 8 ||
+	    (event->header.size & 7) ||
+	    n < l->nr_fixed ||
+	    !parse_simple_tail(p, l->nr_fixed, n, l->sample_type, s))
+		return perf_sample__parse(event, l->sample_type,
+					  l->read_format,
+					  l->branch_sample_type,
+					  l->regs_user_mask,
+					  l->regs_intr_mask, s);
+	s->misc = event->header.misc;
+	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	s->ip = slot_or(p, l->ip, 0);
+	slot_pair(p, l->tid, &s->pid, &s->tid);
+	s->time = slot_or(p, l->time, 0);
+	s->addr = slot_or(p, l->addr, 0);
+	s->id = slot_or(p, l->id, 0);
+	s->stream_id = slot_or(p, l->stream_id, 0);
+	slot_pair(p, l->cpu, &s->cpu, &res);
+	s->period = slot_or(p, l->period, 1);
+	simple_absent(s);
+	return 0;
+}
+
 size_t perf_sample_id_size(u64 t)
 {
 	size_t n = 0;

@@ -213,6 +213,10 @@ static int session_add_attr(struct perf_session *s,
 	memset(a, 0, sizeof(*a));
 	a->attr = *attr;
 	a->idx = s->nr_attrs;
+	perf_sample_layout__init(&a->layout, attr->sample_type,
+				 attr->read_format, attr->branch_sample_type,
+				 attr->sample_regs_user,
+				 attr->sample_regs_intr);
 	a->ids = malloc((nr_ids + 1) * sizeof(u64));
 	if (!a->ids || id_reserve(s, nr_ids)) {
 		free(a->ids);
@@ -1320,10 +1324,7 @@ int decode(struct perf_session *s, const union perf_event *ev,
 		if (!a)
 			return 1;
 		pa = &a->attr;
-		if (perf_sample__parse(ev, pa->sample_type, pa->read_format,
-				       pa->branch_sample_type,
-				       pa->sample_regs_user,
-				       pa->sample_regs_intr, sample))
+		if (perf_sample__parse_layout(ev, &a->layout, sample))
 			return -EINVAL;
 		if ((pa->sample_type & PERF_SAMPLE_CPU) &&
 		    sample->cpu >= PERF_MAX_CPUS)
