@@ -792,7 +792,9 @@ static bool same_sample(const struct perf_sample *a,
  * not zero: on records of random sample_types and small random words
  * (sizes, counts and abi words among them, so that the variable parts
  * take many shapes, and records cut short), into a struct full of 0xa5
- * bytes, it must give what decoding into a zeroed struct gives.
+ * bytes, it must give what decoding into a zeroed struct gives.  So
+ * must perf_sample__parse_layout(), half of whose records are of the
+ * types it decodes itself (fixed fields, call chain, raw data).
  */
 static int check_sample_fields(struct test_ctx *ctx)
 {
@@ -806,14 +808,20 @@ static int check_sample_fields(struct test_ctx *ctx)
 		PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
 		PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |
 		PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
+	static const u64 simple = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+		PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+		PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+		PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
 	u64 words[40], seed = 1, t, fmt;
-	struct perf_sample fast, ref;
+	struct perf_sample fast, ref, by_layout;
+	struct perf_sample_layout layout;
+	int nr_simple = 0, layout_err;
 	union perf_event *ev = (union perf_event *)words;
 	int i, j, n, err, ref_err, ok = 0;
 
 	for (i = 0; i < 200000; i++) {
 		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-		t = (seed >> 7) & types;
+		t = (seed >> 7) & (i & 1 ? simple : types);
 		fmt = (seed >> 40) & 0x1f;
 		n = 1 + (seed >> 50) % 39;
 		for (j = 1; j < n; j++) {
@@ -832,7 +840,16 @@ static int check_sample_fields(struct test_ctx *ctx)
 		TEST_ASSERT(ctx, err == ref_err && same_sample(&fast, &ref),
 			    "sample_type %#llx, %d words: decoded differently",
 			    (unsigned long long)t, n);
+		perf_sample_layout__init(&layout, t, fmt, seed >> 62, 0x5, 0x3);
+		nr_simple += layout.simple;
+		memset(&by_layout, 0xa5, sizeof(by_layout));
+		layout_err = perf_sample__parse_layout(ev, &layout, &by_layout);
+		TEST_ASSERT(ctx, layout_err == ref_err &&
+			    same_sample(&by_layout, &ref),
+			    "sample_type %#llx, %d words: decoded differently by its layout",
+			    (unsigned long long)t, n);
 	}
+	TEST_ASSERT(ctx, nr_simple >= 100000, "%d simple layouts", nr_simple);
 	/* Not only records that do not decode. */
 	TEST_ASSERT(ctx, ok > 1000, "%d of 200000 records decoded", ok);
 	return TEST_OK;
@@ -1176,6 +1193,108 @@ static int check_pipe_size_lies(struct test_ctx *ctx)
 		    "the peak grew by %ld KiB for 22 bytes of a lying record",
 		    after - before);
 	return TEST_OK;
+}
+
+/* ---- report: samples that repeat a task and address ---- */
+
+/* The samples of the entry of @comm and @dso, or -1 if there is none. */
+static long entry_samples(const struct hists *h, const char *comm,
+			  const char *dso, int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < h->size; i++) {
+		const struct hist_entry *e = h->table[i];
+
+		if (e && (!comm || !strcmp(e->comm, comm)) &&
+		    (!dso || !strcmp(e->frame.dso_name, dso)) &&
+		    (cpu < 0 || e->cpu == cpu))
+			return (long)e->nr_samples;
+	}
+	return -1;
+}
+
+/*
+ * One address of one task, sampled again after its thread was renamed
+ * and after another object was mapped over it: each sample belongs to
+ * the entry of the name and object it had then, and with the cpu key
+ * to its CPU's.
+ */
+static int report_repeats(struct test_ctx *ctx, const char *keys,
+			  struct report *r, struct perf_session *s)
+{
+	struct tsample t = { 0x401000, 100, 100, 1000, 101, 0, 100, 0, { 0 } };
+	struct perf_fbuf b = { 0 };
+	int ret;
+
+	put_comm(&b, 100, 100, "first", 900, true);
+	put_mmap2(&b, 100, 0x400000, 0x10000, "/nonexistent/obj-a", 950);
+	put_sample(&b, &t);
+	t.time = 1100;
+	put_sample(&b, &t);
+	put_comm(&b, 100, 100, "second", 1150, true);
+	t.time = 1200;
+	put_sample(&b, &t);
+	put_mmap2(&b, 100, 0x400000, 0x10000, "/nonexistent/obj-b", 1250);
+	t.time = 1300;
+	put_sample(&b, &t);
+	t.time = 1400;
+	t.cpu = 1;
+	put_sample(&b, &t);
+	put_round(&b);
+	ret = pipe_file_session("repeats.data", &b, s);
+	perf_fbuf__free(&b);
+	TEST_ASSERT(ctx, !ret, "repeats.data: %s", strerror(-ret));
+	TEST_ASSERT(ctx, !sort_keys__parse(keys, &r->cfg), "keys %s", keys);
+	r->callchain_set = true;
+	r->children_set = true;
+	ret = report__process(r, s);
+	TEST_ASSERT(ctx, !ret, "report: %d", ret);
+	/* Else this would not test the samples that skip the lookup. */
+	TEST_ASSERT(ctx, r->memo, "no entries remembered for %s", keys);
+	return TEST_OK;
+}
+
+int test__report_repeats(struct test_ctx *ctx)
+{
+	struct perf_session s;
+	struct report r = { 0 };
+	const struct hists *h;
+	int ret;
+
+	ret = report_repeats(ctx, "comm,dso,sym", &r, &s);
+	h = r.hists;
+	if (ret == TEST_OK &&
+	    (entry_samples(h, "first", "obj-a", -1) != 2 ||
+	     entry_samples(h, "second", "obj-a", -1) != 1 ||
+	     entry_samples(h, "second", "obj-b", -1) != 2 ||
+	     h->nr_entries != 3 || h->nr_samples != 5)) {
+		printf("    first/obj-a %ld, second/obj-a %ld, second/obj-b %ld, %zu entries\n",
+		       entry_samples(h, "first", "obj-a", -1),
+		       entry_samples(h, "second", "obj-a", -1),
+		       entry_samples(h, "second", "obj-b", -1), h->nr_entries);
+		ret = TEST_FAIL;
+	}
+	report__exit(&r);
+	perf_session__close(&s);
+	if (ret != TEST_OK)
+		return ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = report_repeats(ctx, "cpu", &r, &s);
+	h = r.hists;
+	if (ret == TEST_OK &&
+	    (entry_samples(h, NULL, NULL, 0) != 4 ||
+	     entry_samples(h, NULL, NULL, 1) != 1)) {
+		printf("    cpu 0 %ld, cpu 1 %ld\n",
+		       entry_samples(h, NULL, NULL, 0),
+		       entry_samples(h, NULL, NULL, 1));
+		ret = TEST_FAIL;
+	}
+	report__exit(&r);
+	perf_session__close(&s);
+	tmp_cleanup();
+	return ret;
 }
 
 int test__data_pipe(struct test_ctx *ctx)

@@ -99,6 +99,8 @@ const struct test_case unit_tests[] = {
 	  test__compress_records },
 	{ "compress-stream", "zstd records: one stream cut anywhere, read back whole",
 	  test__compress_stream },
+	{ "report-repeats", "report: a task's repeated address follows COMM and MMAP2",
+	  test__report_repeats },
 };
 
 const int nr_unit_tests = sizeof(unit_tests) / sizeof(unit_tests[0]);

@@ -97,6 +97,7 @@ int test__data_ordered(struct test_ctx *ctx);
 int test__data_ids(struct test_ctx *ctx);
 int test__data_dump(struct test_ctx *ctx);
 int test__data_reader(struct test_ctx *ctx);
+int test__report_repeats(struct test_ctx *ctx);
 int test__tracing_data(struct test_ctx *ctx);
 int test__sched_kvm(struct test_ctx *ctx);
 int test__sched_no_switch(struct test_ctx *ctx);

@@ -401,6 +401,8 @@ u64 hist_entry__keys_hash(const struct hists_config *cfg,
 
 /* ---- table ---------------------------------------------------------- */
 
+static u32 last_epoch;	/* unique across histograms: see hists->epoch */
+
 int hists__init(struct hists *h, const struct hists_config *cfg)
 {
 	int i;
@@ -408,6 +410,7 @@ int hists__init(struct hists *h, const struct hists_config *cfg)
 	memset(h, 0, sizeof(*h));
 	h->cfg = *cfg;
 	h->cfg.keymask = 0;
+	h->epoch = ++last_epoch;
 	h->shapes_tail = &h->shape_list;
 	for (i = 0; i < cfg->nr_keys; i++)
 		h->cfg.keymask |= 1u << cfg->keys[i];
@@ -777,6 +780,7 @@ static struct hist_entry *add_self(struct hists *h,
 		return NULL;
 	e->self += s->period;
 	e->nr_samples += h->cur_count;
+	h->last_entry = e;
 	/*
 	 * Its graph: a sample with a chain and call graphs is always a
 	 * shape's (hists__add_sample()), whose graphs shape_graphs() makes.
@@ -1376,6 +1380,7 @@ int hists__name_threads(struct hists *h)
 
 	if (!key_has(&h->cfg, SORT_COMM) || !any_thread_named(h))
 		return 0;
+	h->epoch = ++last_epoch;
 	h->table = calloc(h->size, sizeof(*h->table));
 	if (!h->table) {
 		h->table = old;
@@ -1452,6 +1457,14 @@ int hists__add_sample(struct hists *h, const struct hist_sample *s)
 	if (h->cfg.callchain || h->cfg.children)
 		return shape_add(h, s);
 	return hists__account(h, s, NULL, 1, NULL);
+}
+
+void hists__add_again(struct hists *h, struct hist_entry *e, u64 period)
+{
+	h->total_period += period;
+	h->nr_samples++;
+	e->self += period;
+	e->nr_samples++;
 }
 
 static u64 str_hash(const char *s)

@@ -185,11 +185,26 @@ struct hists {
 	size_t path_alloc;
 	struct name_memo name_memo[HISTS_NAME_MEMO];	/* hist.c */
 	struct ptr_table names;		/* hists__intern() */
+	/* The entry the last sample's own period went to. */
+	struct hist_entry *last_entry;
+	/*
+	 * Unique to these entries as they are: a new one when they are
+	 * made anew or renamed (hists__name_threads()), so that an entry
+	 * remembered with it is the one a lookup would still find.
+	 */
+	u32 epoch;
 };
 
 int hists__init(struct hists *hists, const struct hists_config *cfg);
 void hists__exit(struct hists *hists);
 int hists__add_sample(struct hists *hists, const struct hist_sample *s);
+/*
+ * Without call graphs and children: a sample whose keys are those of
+ * the sample that left @e in hists->last_entry, added to @e without
+ * looking it up.  The same as hists__add_sample() of it, while
+ * hists->epoch is the one @e was found under.
+ */
+void hists__add_again(struct hists *hists, struct hist_entry *e, u64 period);
 int hists__flush(struct hists *hists);
 /*
  * Entries of a thread met before it was named take the name it got

@@ -121,6 +121,11 @@ static int maps__reserve(struct maps *maps, u32 nr)
 	return 0;
 }
 
+static void machine__changed(struct machine *m)
+{
+	m->state_gen = ++next_gen;
+}
+
 static struct maps *machine__new_maps(struct machine *m)
 {
 	struct maps *maps = arena__alloc(m->arena, sizeof(*maps));
@@ -321,6 +326,7 @@ static struct thread *machine__new_thread(struct machine *m, u32 pid, u32 tid)
 
 	if (!t)
 		return NULL;
+	machine__changed(m);
 	t->pid = pid;
 	t->tid = tid;
 	t->ppid = NO_PID;
@@ -347,6 +353,7 @@ static int thread__update_pid(struct machine *m, struct thread *t, u32 pid)
 
 	if (pid == NO_PID || t->pid != NO_PID)
 		return 0;
+	machine__changed(m);
 	t->pid = pid;
 	if (pid == t->tid)
 		return 0;
@@ -637,10 +644,21 @@ static int machine__mmap2_event(struct machine *m, const union perf_event *ev)
 	return machine__mmap(m, &a);
 }
 
+/* The records that make, name, move or end tasks, or add maps. */
+static bool machine__changes_state(u32 type)
+{
+	return type == PERF_RECORD_COMM || type == PERF_RECORD_MMAP ||
+	       type == PERF_RECORD_MMAP2 || type == PERF_RECORD_FORK ||
+	       type == PERF_RECORD_EXIT;
+}
+
 int machine__process_event(struct machine *m, const union perf_event *ev,
 			   const struct perf_sample *sample)
 {
 	(void)sample;	/* the records carry all they need */
+	if (!machine__changes_state(ev->header.type))
+		return 0;
+	machine__changed(m);
 	switch (ev->header.type) {
 	case PERF_RECORD_COMM:
 		return machine__comm(m, &ev->comm);
@@ -725,6 +743,7 @@ int machine__load_kernel(struct machine *m)
 	if (m->kernel_loaded)
 		return 0;
 	m->kernel_loaded = true;
+	machine__changed(m);
 	kernel = dsos__kernel();
 	if (!kernel)
 		return -ENOMEM;
@@ -957,6 +976,7 @@ int machine__init(struct machine *m)
 	if (!m->arena)
 		return -ENOMEM;
 	m->kmaps.gen = ++next_gen;
+	machine__changed(m);
 	/* x86_64: the kernel owns the upper half. */
 	m->kernel_start = 1ULL << 63;
 	return 0;

@@ -125,6 +125,13 @@ struct machine {
 	struct thread *last_thread;
 	u64 kernel_start;	/* addresses at or above are the kernel's */
 	u32 nr_replaced;	/* threads whose tid was reused */
+	/*
+	 * Changes, unique across machines, with every thread made, named
+	 * or moved to a process, every map added and the kernel's loading
+	 * (all done here): while it stays, a task's address resolves as it
+	 * did, and callers may keep what it resolved to.
+	 */
+	u32 state_gen;
 };
 
 int machine__init(struct machine *m);

@@ -342,17 +342,92 @@ static const char *report__intern_comm(struct report *r, struct hists *h,
 	return r->last_comm_interned;
 }
 
-static int report_sample(struct report *r, const struct perf_sample *s,
-			 struct perf_session_attr *attr)
+#define SAMPLE_MEMO_SLOTS 2048	/* a power of 2 */
+
+/*
+ * A sample's entry, by what decided it when there are no call chains,
+ * parents or trace fields to see: its task, mode and address (and CPU
+ * where a key shows it), under one state of the machine and of the
+ * histogram.  The slot is stale once either changed.
+ */
+struct sample_memo_slot {
+	u64 ip;
+	u32 pid;
+	u32 tid;
+	u32 cpu;
+	u32 machine_gen;	/* 0: empty */
+	u32 hists_epoch;
+	u8 cpumode;
+	const struct hists *hists;
+	struct hist_entry *entry;
+};
+
+/*
+ * Only where a sample's entry depends on nothing else: the sort keys
+ * are fixed by its frame, task and CPU, and nothing but its own entry
+ * is added to.
+ */
+static int report__memo_begin(struct report *r)
 {
-	struct hists *h = &r->hists[attr->idx];
+	const struct hists_config *c = &r->cfg;
+
+	free(r->memo);
+	r->memo = NULL;
+	if (c->callchain || c->children || r->keys.have_parent ||
+	    r->keys.tep || r->frames != CALLCHAIN_FRAMES_ALL || r->annotate)
+		return 0;
+	r->memo_cpu = sort_keys__has(c, SORT_CPU) ||
+		      sort_keys__has(c, SORT_SOCKET);
+	r->memo = calloc(SAMPLE_MEMO_SLOTS, sizeof(*r->memo));
+	return r->memo ? 0 : -ENOMEM;
+}
+
+static struct sample_memo_slot *memo_slot(struct report *r,
+					  const struct perf_sample *s)
+{
+	u64 h = s->ip ^ ((u64)s->tid << 40) ^ ((u64)s->cpumode << 36);
+
+	if (r->memo_cpu)
+		h ^= (u64)s->cpu << 48;
+	h *= 0x9e3779b97f4a7c15ULL;
+	return &r->memo[h >> 40 & (SAMPLE_MEMO_SLOTS - 1)];
+}
+
+static bool memo_matches(const struct report *r,
+			 const struct sample_memo_slot *m,
+			 const struct hists *h, const struct perf_sample *s)
+{
+	return m->ip == s->ip && m->tid == s->tid && m->pid == s->pid &&
+	       m->cpumode == s->cpumode && m->hists == h &&
+	       m->machine_gen == r->machine.state_gen &&
+	       m->hists_epoch == h->epoch &&
+	       (!r->memo_cpu || m->cpu == s->cpu);
+}
+
+static void memo_fill(const struct report *r, struct sample_memo_slot *m,
+		      const struct hists *h, const struct perf_sample *s)
+{
+	m->ip = s->ip;
+	m->pid = s->pid;
+	m->tid = s->tid;
+	m->cpu = s->cpu;
+	m->cpumode = s->cpumode;
+	m->hists = h;
+	m->machine_gen = r->machine.state_gen;
+	m->hists_epoch = h->epoch;
+	m->entry = h->last_entry;
+}
+
+/* A sample resolved and added to @h; remembered in @memo if not NULL. */
+static int report_sample_add(struct report *r, const struct perf_sample *s,
+			     struct perf_session_attr *attr, struct hists *h,
+			     struct sample_memo_slot *memo)
+{
 	struct hist_sample hs = { 0 };
 	struct addr_location al;
 	struct thread *t;
+	int err;
 
-	/* Outside the time window a sample does not exist for the report. */
-	if (!sample_in_time(r, s))
-		return 0;
 	machine__resolve(&r->machine, s->pid, s->tid, s->cpumode, s->ip, &al);
 	t = al.thread;
 	hs.comm = report__intern_comm(r, h, t ? t->comm : ":-1");
@@ -381,7 +456,29 @@ static int report_sample(struct report *r, const struct perf_sample *s,
 	    annotations__add(r->annotations[attr->idx], al.dso, al.sym,
 			     al.addr, s->period))
 		return -ENOMEM;
-	return hists__add_sample(h, &hs);
+	err = hists__add_sample(h, &hs);
+	if (!err && memo)
+		memo_fill(r, memo, h, s);
+	return err;
+}
+
+static int report_sample(struct report *r, const struct perf_sample *s,
+			 struct perf_session_attr *attr)
+{
+	struct hists *h = &r->hists[attr->idx];
+	struct sample_memo_slot *memo = NULL;
+
+	/* Outside the time window a sample does not exist for the report. */
+	if (!sample_in_time(r, s))
+		return 0;
+	if (r->memo) {
+		memo = memo_slot(r, s);
+		if (memo_matches(r, memo, h, s)) {
+			hists__add_again(h, memo->entry, s->period);
+			return 0;
+		}
+	}
+	return report_sample_add(r, s, attr, h, memo);
 }
 
 int report__event(struct perf_session *s, const union perf_event *ev,
@@ -502,6 +599,8 @@ int report__begin(struct report *r, struct perf_session *s)
 	for (i = 0; i < s->nr_attrs; i++)
 		if (hists__init(&r->hists[i], &r->cfg))
 			return -ENOMEM;
+	if (report__memo_begin(r))
+		return -ENOMEM;
 	return r->annotate ? report__begin_annotations(r) : 0;
 }
 
@@ -640,6 +739,8 @@ void report__exit(struct report *r)
 	free(r->annotations);
 	free(r->hists);
 	free(r->chain);
+	free(r->memo);
+	r->memo = NULL;
 	sort_keys__exit(&r->keys);
 	machine__exit(&r->machine);
 }

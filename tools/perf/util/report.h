@@ -70,6 +70,13 @@ struct report {
 	const char *last_comm;
 	const struct hists *last_comm_hists;
 	const char *last_comm_interned;
+	/*
+	 * Samples of a hot loop repeat their task and address: without
+	 * call chains, the entry the first of them went to takes the
+	 * others while nothing changed (report.c).  NULL: not kept.
+	 */
+	struct sample_memo_slot *memo;
+	bool memo_cpu;		/* a key shows the CPU: it is remembered */
 };
 
 int report__parse_time(const char *str, struct report_filter *f);
