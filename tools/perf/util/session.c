@@ -850,11 +850,16 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 	if (pos >= s->buf_start && pos + sizeof(h) <= end) {
 		const u8 *p = s->buf + (pos - s->buf_start);
 
+		u64 payload;
+
 		memcpy(&h, p, sizeof(h));
+		/* Only records perf writes carry data after themselves. */
+		payload = h.type < PERF_RECORD_USER_TYPE_START ? 0 :
+			  payload_size(p);
 		if (h.size >= sizeof(h) && pos + h.size <= end &&
-		    pos + h.size + payload_size(p) <= end) {
+		    pos + h.size + payload <= end) {
 			*rec = p;
-			*total = h.size + payload_size(p);
+			*total = h.size + payload;
 			return 1;
 		}
 	}
@@ -1618,6 +1623,30 @@ static bool changes_session(const struct perf_session *s, const u8 *rec,
 	       type != PERF_RECORD_FINISHED_ROUND && pos >= s->processed_end;
 }
 
+/* A record perf wrote: what it tells the session first, then the pass. */
+static int read_user_record(struct perf_session *s,
+			    const struct session_pass_ops *ops, const u8 *rec,
+			    u64 pos, u64 total, perf_session_event_fn fn,
+			    void *ctx)
+{
+	int ret = 0;
+
+	/*
+	 * What the callback has of the session changes after it: first
+	 * every record one thread would have delivered.
+	 */
+	if (s->reader && changes_session(s, rec, pos))
+		ret = session_queue_settle(s, fn, ctx) ?:
+		      session_reader_drain(s);
+	if (!ret)
+		ret = process_user_record(s, rec, pos, total);
+	if (!ret)
+		ret = ops->one(s, rec, pos, fn, ctx);
+	if (!ret)
+		ret = unpack(s, rec, pos, ops->one, fn, ctx);
+	return ret;
+}
+
 int session_read_records(struct perf_session *s,
 			 const struct session_pass_ops *ops,
 			 perf_session_event_fn fn, void *ctx)
@@ -1636,22 +1665,14 @@ int session_read_records(struct perf_session *s,
 		ret = next_record(s, pos, pos, &rec, &total);
 		if (ret <= 0)
 			break;
-		ret = 0;
-		/*
-		 * What the callback has of the session changes after it:
-		 * first every record one thread would have delivered.
-		 */
-		if (s->reader && changes_session(s, rec, pos))
-			ret = session_queue_settle(s, fn, ctx) ?:
-			      session_reader_drain(s);
-		if (!ret)
-			ret = process_user_record(s, rec, pos, total);
-		if (!ret)
+		if (session_rec_header(rec).type < PERF_RECORD_USER_TYPE_START)
 			ret = ops->one(s, rec, pos, fn, ctx);
-		if (!ret)
-			ret = unpack(s, rec, pos, ops->one, fn, ctx);
+		else
+			ret = read_user_record(s, ops, rec, pos, total, fn,
+					       ctx);
 		pos += total;
-		progress(s, pos, false);
+		if (s->progress && pos >= s->progress_next)
+			progress(s, pos, false);
 	}
 	if (ops->end)
 		ret = ops->end(s, ret, fn, ctx);
