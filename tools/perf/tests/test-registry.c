@@ -99,6 +99,8 @@ const struct test_case unit_tests[] = {
 	  test__compress_records },
 	{ "compress-stream", "zstd records: one stream cut anywhere, read back whole",
 	  test__compress_stream },
+	{ "sched-skipped", "sched timehist: a CPU only samples it skips show counts",
+	  test__sched_skipped },
 	{ "report-repeats", "report: a task's repeated address follows COMM and MMAP2",
 	  test__report_repeats },
 };

@@ -552,6 +552,69 @@ static void put_two_switches(struct kvm_file *kf)
 	put_sample(kf, 0, 10, 10, T0 + MS, 0, "prev_pid", 0);
 }
 
+/*
+ * Two CPUs online; CPU 7 only in a sched_stat_runtime sample, which
+ * timehist reads for nothing else (the session skips it).
+ */
+static void put_runtime_beyond(struct kvm_file *kf)
+{
+	put_comm(kf, 10, 10, "alpha");
+	put_sample(kf, 0, 10, 10, T0, 0, "prev_pid", 10);
+	put_sample(kf, 1, 10, 10, T0 + MS / 2, 7, "runtime", 100);
+	put_sample(kf, 0, 10, 10, T0 + MS, 1, "prev_pid", 0);
+}
+
+/*
+ * Its CPU still counts in the summary's "(x CPUs)", as in Linux perf,
+ * and the sample in the session's stats.
+ */
+int test__sched_skipped(struct test_ctx *ctx)
+{
+	static const char * const events[] = {
+		"sched:sched_switch", "sched:sched_stat_runtime",
+	};
+	struct kvm_file kf = { .names = events, .nr = 2, .nr_cpus = 2,
+			       .put_records = put_runtime_beyond };
+	struct sched_timehist th = { .opts.max_stack = 5,
+				     .opts.summary_only = true };
+	char path[] = "/tmp/perf-test-sched-XXXXXX";
+	struct perf_session s;
+	char *text = NULL;
+	size_t len;
+	FILE *out;
+	int fd, ret;
+
+	if (!have_tracepoint("sched", "sched_switch") ||
+	    !have_tracepoint("sched", "sched_stat_runtime"))
+		return test_skip(ctx, "no tracefs with sched tracepoints (mount tracefs, run as root)");
+	fd = mkstemp(path);
+	TEST_ASSERT(ctx, fd >= 0, "mkstemp: %s", strerror(errno));
+	close(fd);
+	ret = write_kvm_file(&kf, path);
+	if (kf.tep)
+		tep_free(kf.tep);
+	TEST_ASSERT(ctx, !ret, "write the file: %s", strerror(-ret));
+	out = open_memstream(&text, &len);
+	ret = out ? perf_session__open(&s, path) : -ENOMEM;
+	unlink(path);
+	TEST_ASSERT(ctx, !ret, "open: %d", ret);
+	ret = sched_timehist__run(&th, &s, out);
+	fclose(out);
+	pr_test(ctx, "%s", text);
+	if (!ret && (!strstr(text, " (x 7)\n") || s.nr_attrs != 2 ||
+		     s.attrs[1].nr_samples != 1 ||
+		     s.stats.nr_events[PERF_RECORD_SAMPLE] != 3))
+		ret = -EINVAL;
+	TEST_ASSERT(ctx, !ret,
+		    "CPU 7 in the summary, 3 samples counted, 1 of the skipped attr (%d: %llu samples, %llu of it)",
+		    ret, (unsigned long long)s.stats.nr_events[PERF_RECORD_SAMPLE],
+		    (unsigned long long)(s.nr_attrs > 1 ? s.attrs[1].nr_samples : 0));
+	sched_timehist__exit(&th);
+	perf_session__close(&s);
+	free(text);
+	return TEST_OK;
+}
+
 /* timehist of kf: its result, output and the reader's error. */
 static int corrupt_timehist(struct test_ctx *ctx, struct kvm_file *kf,
 			    char **text, char *err, size_t err_size)

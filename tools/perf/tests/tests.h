@@ -103,6 +103,7 @@ int test__sched_kvm(struct test_ctx *ctx);
 int test__sched_no_switch(struct test_ctx *ctx);
 int test__sched_exiting(struct test_ctx *ctx);
 int test__sched_corrupt(struct test_ctx *ctx);
+int test__sched_skipped(struct test_ctx *ctx);
 int test__tracing_data_corrupt(struct test_ctx *ctx);
 int test__sched_daemon_kvm(struct test_ctx *ctx);
 int test__flight_store_bounds(struct test_ctx *ctx);

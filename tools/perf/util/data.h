@@ -145,6 +145,15 @@ struct perf_session_attr {
 	 * read, without queueing them.
 	 */
 	bool unordered;
+	/*
+	 * Set too by a tool that wants nothing of an unordered attr's
+	 * samples but the highest CPU among them: they are decoded (and
+	 * checked) where they are read, and not delivered.  They count in
+	 * the stats and nr_samples once the pass is over.
+	 */
+	bool skipped;
+	s32 max_skipped_cpu;		/* -1: none */
+	u64 nr_skipped;			/* this pass, not in the stats yet */
 	struct perf_sample_layout layout;	/* of attr, to decode samples */
 };
 
@@ -351,7 +360,8 @@ int perf_session__process_events(struct perf_session *s,
  * of time 0 (synthesized before counting started) are delivered when
  * read, as perf does.  Records of types 64 and up are delivered when
  * read; a FINISHED_ROUND before the records its round releases.  So
- * are the samples of an attr marked unordered.
+ * are the samples of an attr marked unordered; those of one marked
+ * skipped too are not delivered at all.
  */
 int perf_session__process_events_ordered(struct perf_session *s,
 					 perf_session_event_fn fn, void *ctx);

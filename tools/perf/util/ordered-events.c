@@ -374,6 +374,8 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 		q->last_time = time;
 		if (time > q->max_time)
 			q->max_time = time;
+		if (attr->skipped && (u32)attr_idx < s->nr_attrs_pass)
+			return session_skip_sample(s, ev, pos, attr);
 		return session_deliver_known(s, rec, pos, attr_idx, NULL, fn,
 					     ctx);
 	}

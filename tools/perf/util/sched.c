@@ -1233,8 +1233,10 @@ static int setup_attrs(struct sched_timehist *th, struct perf_session *s,
 		if (th->attrs[i].event &&
 		    !strcmp(th->attrs[i].event->name, "sched_wakeup"))
 			th->attrs[i].kind = SCHED_OTHER;
-	for (i = 0; i < th->nr_attrs; i++)
+	for (i = 0; i < th->nr_attrs; i++) {
 		s->attrs[i].unordered = sample_ignored(th, &th->attrs[i]);
+		s->attrs[i].skipped = s->attrs[i].unordered;
+	}
 	return 0;
 }
 
@@ -1308,6 +1310,17 @@ static int timehist_prepare(struct sched_timehist *th, struct perf_session *s)
 	return 0;
 }
 
+/* The samples the session skipped (sample_ignored()) saw these CPUs. */
+static void note_skipped_cpus(struct sched_timehist *th,
+			      const struct perf_session *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_attrs; i++)
+		if (s->attrs[i].max_skipped_cpu > (s32)th->max_cpu)
+			th->max_cpu = s->attrs[i].max_skipped_cpu;
+}
+
 int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 			FILE *out)
 {
@@ -1340,6 +1353,7 @@ int sched_timehist__run(struct sched_timehist *th, struct perf_session *s,
 	if (err == PERF_SESSION_DATA_ERROR)
 		fprintf(stderr, "perf sched timehist: %s\n",
 			perf_session__error(s));
+	note_skipped_cpus(th, s);
 	if (th->opts.summary)
 		sched_timehist__print_summary(th);
 	sched_kvm__print(th);

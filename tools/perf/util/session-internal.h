@@ -53,6 +53,9 @@ int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 int session_deliver_known(struct perf_session *s, const u8 *rec, u64 pos,
 			  s32 attr_idx, struct session_block *block,
 			  perf_session_event_fn fn, void *ctx);
+/* A sample of a skipped attr (data.h): 0, or its decoding error. */
+int session_skip_sample(struct perf_session *s, const union perf_event *ev,
+			u64 pos, struct perf_session_attr *attr);
 int session_decode_error(struct perf_session *s, u64 pos,
 			 const union perf_event *ev, int err);
 int session_attr_of(struct perf_session *s, const union perf_event *ev,

@@ -1512,6 +1512,27 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 	return ret;
 }
 
+/*
+ * Counted apart from the stats: the thread reading may not be the one
+ * delivering, which counts the rest.
+ */
+int session_skip_sample(struct perf_session *s, const union perf_event *ev,
+			u64 pos, struct perf_session_attr *attr)
+{
+	struct perf_session_attr *a = attr;
+	struct perf_sample sample;
+	bool has_time;
+	int ret = decode(s, ev, &sample, &a, &has_time);
+
+	if (ret)	/* 1, an unknown attr, is not for a known one */
+		return ret < 0 ? session_decode_error(s, pos, ev, ret) : 0;
+	attr->nr_skipped++;
+	if (sample.cpu < PERF_MAX_CPUS &&
+	    (s32)sample.cpu > attr->max_skipped_cpu)
+		attr->max_skipped_cpu = sample.cpu;
+	return 0;
+}
+
 int session_deliver(struct perf_session *s, const u8 *rec, u64 pos,
 		    perf_session_event_fn fn, void *ctx)
 {
@@ -1543,8 +1564,26 @@ static void reset_stats(struct perf_session *s)
 	u32 i;
 
 	memset(&s->stats, 0, sizeof(s->stats));
-	for (i = 0; i < s->nr_attrs; i++)
+	for (i = 0; i < s->nr_attrs; i++) {
 		s->attrs[i].nr_samples = 0;
+		s->attrs[i].nr_skipped = 0;
+		s->attrs[i].max_skipped_cpu = -1;
+	}
+}
+
+/* The samples skipped in the pass join the stats of the others. */
+static void count_skipped(struct perf_session *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_attrs; i++) {
+		struct perf_session_attr *a = &s->attrs[i];
+
+		s->stats.nr_events[0] += a->nr_skipped;
+		s->stats.nr_events[PERF_RECORD_SAMPLE] += a->nr_skipped;
+		a->nr_samples += a->nr_skipped;
+		a->nr_skipped = 0;
+	}
 }
 
 static int begin_pass(struct perf_session *s)
@@ -1604,6 +1643,7 @@ static int unpack(struct perf_session *s, const u8 *rec, u64 pos,
 
 static int end_pass(struct perf_session *s, int ret)
 {
+	count_skipped(s);
 	if (ret == -EBADMSG && s->errmsg[0])
 		return PERF_SESSION_DATA_ERROR;
 	return ret;
