@@ -342,7 +342,7 @@ static const char *report__intern_comm(struct report *r, struct hists *h,
 	return r->last_comm_interned;
 }
 
-#define SAMPLE_MEMO_SLOTS 2048	/* a power of 2 */
+#define SAMPLE_MEMO_SLOTS 4096	/* a power of 2 */
 
 /*
  * A sample's entry, by what decided it when there are no call chains,
