@@ -652,6 +652,58 @@ static int check_lookup_cache(struct test_ctx *ctx, const char *path)
 	return TEST_OK;
 }
 
+#define CHUNK_SYMS 20000
+#define CHUNK_BASE 0xffffffff81000000ULL
+
+static void chunk_sym_name(char *buf, size_t size, int i)
+{
+	snprintf(buf, size, "sym_%d_%.*s", i, i % 23, "aaaaaaaaaaaaaaaaaaaaaaa");
+}
+
+/*
+ * A kallsyms file longer than a read: lines split between reads, one
+ * in uppercase hex, one with a short address, a 70000-byte line that
+ * is no symbol, and a last line without a newline.
+ */
+static int check_kallsyms_chunks(struct test_ctx *ctx, const char *path)
+{
+	struct symtab st = { .nr = 0 };
+	const struct symbol *sym;
+	FILE *f = fopen(path, "w");
+	char name[64];
+	int i, bad = -1;
+
+	TEST_ASSERT(ctx, f, "create %s", path);
+	fprintf(f, "1000 T short_one\n");
+	for (i = 0; i < CHUNK_SYMS; i++) {
+		if (i == CHUNK_SYMS / 4)
+			fprintf(f, "%070000d\n", 0);
+		chunk_sym_name(name, sizeof(name), i);
+		fprintf(f, i == CHUNK_SYMS / 2 ? "%016llX T %s\n" :
+			"%016llx T %s\n", CHUNK_BASE + i * 0x40ULL, name);
+	}
+	fprintf(f, "%016llx T last_one", CHUNK_BASE + i * 0x40ULL);
+	fclose(f);
+	symtab__load_kallsyms(&st, path, NULL, 0, NULL, NULL);
+	for (i = 0; i < CHUNK_SYMS && bad < 0; i++) {
+		chunk_sym_name(name, sizeof(name), i);
+		sym = symtab__find_by_name(&st, name);
+		if (!sym || sym->start != CHUNK_BASE + i * 0x40ULL)
+			bad = i;
+	}
+	sym = symtab__find_by_name(&st, "last_one");
+	if (bad < 0 && (!sym || sym->start != CHUNK_BASE + i * 0x40ULL))
+		bad = i;
+	sym = symtab__find_by_name(&st, "short_one");
+	if (bad < 0 && (!sym || sym->start != 0x1000))
+		bad = i + 1;
+	TEST_ASSERT(ctx, bad < 0 && st.nr == CHUNK_SYMS + 2,
+		    "%zu symbols; line %d of the chunked kallsyms wrong",
+		    (size_t)st.nr, bad);
+	symtab__exit(&st);
+	return TEST_OK;
+}
+
 int test__kallsyms(struct test_ctx *ctx)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
@@ -670,6 +722,8 @@ int test__kallsyms(struct test_ctx *ctx)
 		ret = check_kallsyms_nul_module(ctx, path);
 	if (ret == TEST_OK)
 		ret = check_lookup_cache(ctx, path);
+	if (ret == TEST_OK)
+		ret = check_kallsyms_chunks(ctx, path);
 	if (ret == TEST_OK) {
 		/* kptr_restrict: every address reads as zero. */
 		write_file(path, "0000000000000000 T _text\n0000000000000000 t x\n");

@@ -1337,6 +1337,48 @@ static char *parse_hex(char *s, u64 *val)
 	return end == s || errno ? NULL : end;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * Eight lowercase hex digits at @s, the first the highest, all at once:
+ * each byte's value is its low nibble, plus 9 for a letter (bit 6).  A
+ * byte is a digit when its value is under 16 and gives the byte back.
+ */
+static bool hex8(const char *s, u64 *val)
+{
+	const u64 ones = 0x0101010101010101ULL;
+	u64 x, v, ten_up, big, t;
+
+	memcpy(&x, s, sizeof(x));
+	v = (x & 0x0f * ones) + ((x >> 6) & ones) * 9;
+	big = (v + 0x70 * ones) & 0x80 * ones;
+	ten_up = ((v + 0x76 * ones) & 0x80 * ones) >> 7;
+	if (big || v + 0x30 * ones + ten_up * 0x27 != x)
+		return false;
+	/* Little-endian bytes, first digit lowest: pairs, quads, all. */
+	t = ((v << 4) | (v >> 8)) & 0x00ff00ff00ff00ffULL;
+	t = ((t << 8) | (t >> 16)) & 0x0000ffff0000ffffULL;
+	*val = ((t << 16) | (t >> 32)) & 0xffffffffULL;
+	return true;
+}
+
+/*
+ * The 16 digits /proc/kallsyms prints every address with on 64-bit; 17
+ * bytes at @s must be readable.  Anything else as parse_hex() reads it.
+ */
+static char *parse_hex16(char *s, u64 *val)
+{
+	u64 hi, lo;
+
+	if (hex8(s, &hi) && hex8(s + 8, &lo) && hex_digit(s[16]) < 0) {
+		*val = hi << 32 | lo;
+		return s + 16;
+	}
+	return parse_hex(s, val);
+}
+#else
+#define parse_hex16 parse_hex
+#endif
+
 static int perf_map__line(struct sym_builder *b, char *line)
 {
 	u64 start, size;
@@ -1428,7 +1470,7 @@ static int kallsyms__line(struct kallsyms_state *ks, char *line)
 	size_t len;
 	u64 addr;
 
-	p = parse_hex(line, &addr);
+	p = parse_hex16(line, &addr);
 	if (!p || *p != ' ' || !p[1] || p[2] != ' ')
 		return 0;
 	type = p[1];
@@ -1486,28 +1528,73 @@ static int kallsyms__init_builder(struct sym_builder *b, const char *path)
 	return err ? err : builder__reserve(b, syms);
 }
 
+/*
+ * The lines in @buf[0..@len): the complete ones go to kallsyms__line();
+ * returns how many bytes that leaves (a line's start), or -errno.
+ */
+static ssize_t kallsyms__lines(struct kallsyms_state *ks, char *buf,
+			       size_t len, bool eof)
+{
+	char *p = buf, *end = buf + len, *nl;
+	int err;
+
+	while ((nl = memchr(p, '\n', end - p))) {
+		*nl = '\0';
+		err = kallsyms__line(ks, p);
+		if (err)
+			return err;
+		p = nl + 1;
+	}
+	if (eof && p < end) {
+		*end = '\0';
+		err = kallsyms__line(ks, p);
+		return err ? err : 0;
+	}
+	return end - p;
+}
+
+/*
+ * Read in chunks with read(), not line by line through stdio: the
+ * kernel formats its 120k lines however they are read, the copying
+ * and scanning are ours.  The chunk has room for a NUL and the 16
+ * bytes parse_hex16() may read past a short line's end.
+ */
 static int kallsyms__read(struct kallsyms_state *ks, const char *path)
 {
-	FILE *f = fopen(path, "re");
-	char *line = NULL, *buf;
-	size_t cap = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = calloc(1, KALLSYMS_READ_SIZE + 17);
+	size_t have = 0, total;
+	ssize_t n, left;
 	int err = 0;
 
-	if (!f)
-		return -errno;
-	/*
-	 * /proc says 1 KiB blocks: 5000 reads of the kernel's 120k lines.
-	 * glibc sizes a buffer it allocates itself by that, whatever size
-	 * setvbuf() asks for: it is given one.  (The kernel still returns
-	 * a page or so per read.)
-	 */
-	buf = malloc(KALLSYMS_READ_SIZE);
-	if (buf)
-		setvbuf(f, buf, _IOFBF, KALLSYMS_READ_SIZE);
-	while (!err && getline(&line, &cap, f) > 0)
-		err = kallsyms__line(ks, line);
-	free(line);
-	fclose(f);
+	if (fd < 0 || !buf) {
+		err = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		n = read(fd, buf + have, KALLSYMS_READ_SIZE - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		total = have + n;
+		left = kallsyms__lines(ks, buf, total, !n);
+		if (left < 0 || !n) {
+			err = left < 0 ? left : 0;
+			break;
+		}
+		/*
+		 * A line as long as the chunk is no symbol's: its start
+		 * goes, the rest is a line that does not parse.
+		 */
+		have = (size_t)left < KALLSYMS_READ_SIZE ? left : 0;
+		memmove(buf, buf + total - have, have);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
 	free(buf);
 	return err;
 }
