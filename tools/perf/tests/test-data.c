@@ -794,7 +794,8 @@ static bool same_sample(const struct perf_sample *a,
  * take many shapes, and records cut short), into a struct full of 0xa5
  * bytes, it must give what decoding into a zeroed struct gives.  So
  * must perf_sample__parse_layout(), half of whose records are of the
- * types it decodes itself (fixed fields, call chain, raw data).
+ * types it decodes itself (fixed fields, call chain, raw data), and
+ * perf_sample__cpu_of() its CPU.
  */
 static int check_sample_fields(struct test_ctx *ctx)
 {
@@ -816,6 +817,7 @@ static int check_sample_fields(struct test_ctx *ctx)
 	struct perf_sample fast, ref, by_layout;
 	struct perf_sample_layout layout;
 	int nr_simple = 0, layout_err;
+	u32 cpu;
 	union perf_event *ev = (union perf_event *)words;
 	int i, j, n, err, ref_err, ok = 0;
 
@@ -848,6 +850,10 @@ static int check_sample_fields(struct test_ctx *ctx)
 			    same_sample(&by_layout, &ref),
 			    "sample_type %#llx, %d words: decoded differently by its layout",
 			    (unsigned long long)t, n);
+		layout_err = perf_sample__cpu_of(ev, &layout, &cpu);
+		TEST_ASSERT(ctx, layout_err == ref_err && cpu == ref.cpu,
+			    "sample_type %#llx, %d words: CPU %u, not %u",
+			    (unsigned long long)t, n, cpu, ref.cpu);
 	}
 	TEST_ASSERT(ctx, nr_simple >= 100000, "%d simple layouts", nr_simple);
 	/* Not only records that do not decode. */

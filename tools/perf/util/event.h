@@ -442,6 +442,12 @@ void perf_sample_layout__init(struct perf_sample_layout *l, u64 sample_type,
 int perf_sample__parse_layout(const union perf_event *event,
 			      const struct perf_sample_layout *l,
 			      struct perf_sample *sample);
+/*
+ * Only the CPU (-1 without one): the same checks and error as
+ * perf_sample__parse_layout(), for a sample nothing else is read of.
+ */
+int perf_sample__cpu_of(const union perf_event *event,
+			const struct perf_sample_layout *l, u32 *cpu);
 int perf_sample__parse_id(const union perf_event *event, u64 sample_type,
 			  struct perf_sample *sample);
 

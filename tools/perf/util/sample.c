@@ -401,24 +401,57 @@ static inline void simple_absent(struct perf_sample *s)
 	s->cgroup = 0;
 }
 
+/*
+ * Whether @event is a sample of simple layout @l whose fields all fit:
+ * then its call chain and raw data are in @s.  Else the general
+ * decoder's checks of each field are the ones to make.
+ */
+static inline bool simple_fits(const union perf_event *event,
+			       const struct perf_sample_layout *l,
+			       struct perf_sample *s)
+{
+	u64 n = event->header.size / 8;
+
+	return l->simple && !(event->header.size & 7) &&
+	       n >= 1 + (u64)l->nr_fixed &&
+	       parse_simple_tail(event->array + 1, l->nr_fixed, n - 1,
+				 l->sample_type, s);
+}
+
+static int parse_general(const union perf_event *event,
+			 const struct perf_sample_layout *l,
+			 struct perf_sample *s)
+{
+	return perf_sample__parse(event, l->sample_type, l->read_format,
+				  l->branch_sample_type, l->regs_user_mask,
+				  l->regs_intr_mask, s);
+}
+
+int perf_sample__cpu_of(const union perf_event *event,
+			const struct perf_sample_layout *l, u32 *cpu)
+{
+	struct perf_sample s;
+	int err;
+
+	if (simple_fits(event, l, &s)) {
+		*cpu = l->cpu != SAMPLE_SLOT_NONE ?
+		       (u32)event->array[1 + l->cpu] : (u32)-1;
+		return 0;
+	}
+	err = parse_general(event, l, &s);
+	*cpu = s.cpu;
+	return err;
+}
+
 int perf_sample__parse_layout(const union perf_event *event,
 			      const struct perf_sample_layout *l,
 			      struct perf_sample *s)
 {
 	const u64 *p = event->array + 1;
-	u64 n = event->header.size / 8 - 1;
 	u32 res;
 
-	/* Too short for a field, or not simple: the checks of each. */
-	if (!l->simple || event->header.size < 8 ||
-	    (event->header.size & 7) ||
-	    n < l->nr_fixed ||
-	    !parse_simple_tail(p, l->nr_fixed, n, l->sample_type, s))
-		return perf_sample__parse(event, l->sample_type,
-					  l->read_format,
-					  l->branch_sample_type,
-					  l->regs_user_mask,
-					  l->regs_intr_mask, s);
+	if (!simple_fits(event, l, s))
+		return parse_general(event, l, s);
 	s->misc = event->header.misc;
 	s->cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	s->ip = slot_or(p, l->ip, 0);

@@ -1519,17 +1519,18 @@ static int deliver(struct perf_session *s, const u8 *rec, u64 pos,
 int session_skip_sample(struct perf_session *s, const union perf_event *ev,
 			u64 pos, struct perf_session_attr *attr)
 {
-	struct perf_session_attr *a = attr;
-	struct perf_sample sample;
-	bool has_time;
-	int ret = decode(s, ev, &sample, &a, &has_time);
+	u32 cpu;
+	int ret = perf_sample__cpu_of(ev, &attr->layout, &cpu) ? -EINVAL : 0;
 
-	if (ret)	/* 1, an unknown attr, is not for a known one */
-		return ret < 0 ? session_decode_error(s, pos, ev, ret) : 0;
+	/* As decode() refuses them. */
+	if (!ret && (attr->attr.sample_type & PERF_SAMPLE_CPU) &&
+	    cpu >= PERF_MAX_CPUS)
+		ret = -ERANGE;
+	if (ret)
+		return session_decode_error(s, pos, ev, ret);
 	attr->nr_skipped++;
-	if (sample.cpu < PERF_MAX_CPUS &&
-	    (s32)sample.cpu > attr->max_skipped_cpu)
-		attr->max_skipped_cpu = sample.cpu;
+	if (cpu < PERF_MAX_CPUS && (s32)cpu > attr->max_skipped_cpu)
+		attr->max_skipped_cpu = cpu;
 	return 0;
 }
 
