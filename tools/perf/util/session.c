@@ -849,7 +849,6 @@ static int next_record(struct perf_session *s, u64 pos, u64 keep_from,
 	/* Most records lie whole in the buffer: no refill to ask for. */
 	if (pos >= s->buf_start && pos + sizeof(h) <= end) {
 		const u8 *p = s->buf + (pos - s->buf_start);
-
 		u64 payload;
 
 		memcpy(&h, p, sizeof(h));
