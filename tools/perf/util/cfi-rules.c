@@ -52,8 +52,13 @@ struct cfi_table {
 	 * few thousand rows, and a rule in every address slot made the
 	 * table megabytes of faults and cache misses.
 	 */
-	struct cfi_rule *rules;		/* one per row met, and NONE's */
-	u32 nr_rules, rules_cap;
+	/*
+	 * One rule per row met, and NONE's, in chunks that never move: a
+	 * rule found stays where it is while more are compiled, so that
+	 * callers may keep it (unwind.c's cache of frames).
+	 */
+	struct cfi_rule **chunks;
+	u32 nr_rules, nr_chunks;
 	struct cfi_slot *addrs;		/* address -> rule */
 	u32 addrs_size, nr_addrs;
 	struct cfi_slot *rows;		/* row start -> rule */
@@ -152,6 +157,8 @@ const char *cfi_table__debug_file(struct cfi_table *t)
 
 void cfi_table__delete(struct cfi_table *t)
 {
+	u32 i;
+
 	if (!t)
 		return;
 	debug_close(&t->debug);
@@ -161,7 +168,9 @@ void cfi_table__delete(struct cfi_table *t)
 	elf_end(t->elf);
 	if (t->fd >= 0)
 		close(t->fd);
-	free(t->rules);
+	for (i = 0; i < t->nr_chunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
 	free(t->addrs);
 	free(t->rows);
 	free(t);
@@ -260,12 +269,18 @@ static void compile_rule(struct cfi_rule *r, Dwarf_Frame *frame,
 			return;
 	/* A step visits only the registers that have a rule. */
 	r->same = 0;
-	r->moved = 0;
+	r->at_cfa = 0;
+	r->val_cfa = 0;
+	r->copied = 0;
 	for (reg = 0; reg < CFI_NR_REGS; reg++) {
 		if (r->how[reg] == CFI_SAME)
 			r->same |= 1U << reg;
-		else if (r->how[reg] != CFI_UNDEFINED)
-			r->moved |= 1U << reg;
+		else if (r->how[reg] == CFI_AT_CFA)
+			r->at_cfa |= 1U << reg;
+		else if (r->how[reg] == CFI_VAL_CFA)
+			r->val_cfa |= 1U << reg;
+		else if (r->how[reg] == CFI_REGISTER)
+			r->copied |= 1U << reg;
 	}
 	r->status = CFI_RULE_OK;
 }
@@ -311,20 +326,35 @@ static inline int slots_reserve(struct cfi_slot **slots, u32 *size, u32 nr)
 	return slots_grow(slots, size);
 }
 
+#define RULES_PER_CHUNK	256
+
+/* The rule of index + 1 @idx. */
+static struct cfi_rule *rule_at(const struct cfi_table *t, u32 idx)
+{
+	idx--;
+	return &t->chunks[idx / RULES_PER_CHUNK][idx % RULES_PER_CHUNK];
+}
+
 /* A new rule's index + 1, or 0 without memory. */
 static u32 rule_new(struct cfi_table *t)
 {
-	if (t->nr_rules == t->rules_cap) {
-		u32 cap = t->rules_cap ? 2 * t->rules_cap : 64;
-		struct cfi_rule *r = realloc(t->rules, cap * sizeof(*r));
+	u32 chunk = t->nr_rules / RULES_PER_CHUNK;
 
-		if (!r)
+	if (chunk == t->nr_chunks) {
+		struct cfi_rule **chunks, *rules;
+
+		chunks = realloc(t->chunks, (chunk + 1) * sizeof(*chunks));
+		if (!chunks)
 			return 0;
-		t->rules = r;
-		t->rules_cap = cap;
+		t->chunks = chunks;
+		rules = malloc(RULES_PER_CHUNK * sizeof(*rules));
+		if (!rules)
+			return 0;
+		chunks[t->nr_chunks++] = rules;
 	}
-	memset(&t->rules[t->nr_rules], 0, sizeof(*t->rules));
-	return ++t->nr_rules;
+	++t->nr_rules;
+	memset(rule_at(t, t->nr_rules), 0, sizeof(struct cfi_rule));
+	return t->nr_rules;
 }
 
 /* The rule for code with no CFI entry: one for the whole object. */
@@ -333,7 +363,7 @@ static u32 rule_none(struct cfi_table *t)
 	if (!t->none) {
 		t->none = rule_new(t);
 		if (t->none)
-			t->rules[t->none - 1].status = CFI_RULE_NONE;
+			rule_at(t, t->none)->status = CFI_RULE_NONE;
 	}
 	return t->none;
 }
@@ -357,12 +387,12 @@ static u32 rule_of_row(struct cfi_table *t, Dwarf_Frame *frame, u8 src)
 	if (slots_reserve(&t->rows, &t->rows_size, t->nr_rows))
 		return 0;
 	slot = slot_find(t->rows, t->rows_size, start << 1 | src);
-	if (slot->rule && t->rules[slot->rule - 1].end == end)
+	if (slot->rule && rule_at(t, slot->rule)->end == end)
 		return slot->rule;
 	idx = rule_new(t);
 	if (!idx)
 		return 0;
-	r = &t->rules[idx - 1];
+	r = rule_at(t, idx);
 	r->end = end;
 	if (ra == CFI_REG_RA)
 		compile_rule(r, frame, signal);
@@ -389,7 +419,7 @@ const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr)
 		return NULL;
 	slot = slot_find(t->addrs, t->addrs_size, addr);
 	if (slot->rule)
-		return &t->rules[slot->rule - 1];
+		return rule_at(t, slot->rule);
 	frame = frame_at(t, addr, &src);
 	idx = frame ? rule_of_row(t, frame, src) : rule_none(t);
 	free(frame);
@@ -398,7 +428,7 @@ const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr)
 	slot->key = addr;
 	slot->rule = idx;
 	t->nr_addrs++;
-	return &t->rules[idx - 1];
+	return rule_at(t, idx);
 }
 
 /* --- Stepping --- */
@@ -444,24 +474,21 @@ bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
 		reg = __builtin_ctz(bits);
 		out->val[reg] = in->val[reg];
 	}
-	for (bits = r->moved; bits; bits &= bits - 1) {
-		reg = __builtin_ctz(bits);
-		switch (r->how[reg]) {
-		case CFI_REGISTER:
-			if (reg_known(in, r->off[reg]))
-				set_reg(out, reg, in->val[r->off[reg]]);
-			break;
-		case CFI_AT_CFA:
-			if (cfa_known && memory_read(mem, cfa + r->off[reg], &v))
+	if (cfa_known) {
+		for (bits = r->at_cfa; bits; bits &= bits - 1) {
+			reg = __builtin_ctz(bits);
+			if (memory_read(mem, cfa + r->off[reg], &v))
 				set_reg(out, reg, v);
-			break;
-		case CFI_VAL_CFA:
-			if (cfa_known)
-				set_reg(out, reg, cfa + r->off[reg]);
-			break;
-		default:
-			break;
 		}
+		for (bits = r->val_cfa; bits; bits &= bits - 1) {
+			reg = __builtin_ctz(bits);
+			set_reg(out, reg, cfa + r->off[reg]);
+		}
+	}
+	for (bits = r->copied; bits; bits &= bits - 1) {
+		reg = __builtin_ctz(bits);
+		if (reg_known(in, r->off[reg]))
+			set_reg(out, reg, in->val[r->off[reg]]);
 	}
 	return r->how[CFI_REG_RA] != CFI_UNDEFINED &&
 	       reg_known(out, CFI_REG_RA) && out->val[CFI_REG_RA];

@@ -49,9 +49,11 @@ struct cfi_rule {
 	u8 status;		/* enum cfi_status */
 	u8 how[CFI_NR_REGS];	/* enum cfi_how */
 	s32 off[CFI_NR_REGS];
-	/* Bit per register: CFI_SAME; CFI_AT_CFA, VAL_CFA or REGISTER. */
+	/* Bit per register, by how: CFI_SAME, AT_CFA, VAL_CFA, REGISTER. */
 	u32 same;
-	u32 moved;
+	u32 at_cfa;
+	u32 val_cfa;
+	u32 copied;
 };
 
 /* A frame's registers: val[r] is meaningful where bit r of set is. */
@@ -81,7 +83,7 @@ const char *cfi_table__debug_file(struct cfi_table *t);
 
 /*
  * The rule at object address @addr, compiled on first use; or NULL.  It
- * stays valid until the next call for the same table.
+ * stays valid as long as the table.
  */
 const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr);
 

@@ -890,7 +890,7 @@ static int context_cpumode(u64 marker)
 	}
 }
 
-#define FRAME_CACHE_SLOTS 4096	/* a power of two */
+#define FRAME_CACHE_SLOTS 16384	/* a power of two */
 
 /* The generation of the maps a frame in @mode is looked up in; 0: none. */
 static u32 frame_maps_gen(struct machine *m, struct thread *t, int mode)

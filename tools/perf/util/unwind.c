@@ -102,6 +102,15 @@ struct unwind_module {
 	struct unwind_module *next;	/* all of them, for freeing */
 };
 
+struct step_slot {
+	u64 pc;
+	const struct cfi_rule *rule;
+	u32 gen;			/* 0: a free slot */
+	u8 how;				/* enum step_how */
+};
+
+#define STEP_SLOTS	32768
+
 struct unwind_proc {
 	u32 pid;
 	bool attached;
@@ -134,6 +143,13 @@ struct unwinder {
 		struct unwind_object *obj;
 	} hints[2];
 	u32 next_hint;
+	/*
+	 * How frames were stepped from, by code address and generation of
+	 * the maps (unique to one state of one maps), direct mapped: the
+	 * frames of a file lie at some thousands of addresses, each met
+	 * again and again.
+	 */
+	struct step_slot *steps;
 	struct unwind_module *modules;
 	/* The sample being unwound. */
 	struct thread *thread;
@@ -223,6 +239,7 @@ void unwinder__delete(struct unwinder *u)
 	free(u->procs);
 	free(u->objs);
 	free(u->chain);
+	free(u->steps);
 	free(u);
 }
 
@@ -726,8 +743,8 @@ enum step_how {
  * was not compiled or an object with no .eh_frame (whose .debug_frame
  * libdwfl reads whole).  *@r: the rule, for STEP_RULE.
  */
-static enum step_how step_at(struct unwinder *u, u64 at,
-			     const struct cfi_rule **r)
+static enum step_how step_find(struct unwinder *u, u64 at,
+			       const struct cfi_rule **r)
 {
 	u64 vaddr;
 	struct unwind_object *o = object_at(u, at, &vaddr);
@@ -743,6 +760,34 @@ static enum step_how step_at(struct unwinder *u, u64 at,
 	if ((*r)->status == CFI_RULE_NONE)
 		return STEP_FP_NO_CFI;
 	return (*r)->status == CFI_RULE_OK ? STEP_RULE : STEP_DWFL;
+}
+
+static u32 step_slot_of(u64 pc, u32 gen)
+{
+	return ((pc ^ (u64)gen << 40) * 0x9e3779b97f4a7c15ULL) >> 49;
+}
+
+/* step_find(), answered from the cache of frames where it can be. */
+static enum step_how step_at(struct unwinder *u, u64 at,
+			     const struct cfi_rule **r)
+{
+	u32 gen = u->thread->maps ? u->thread->maps->gen : 0;
+	struct step_slot *slot;
+	enum step_how how;
+
+	if (!u->steps) {
+		u->steps = calloc(STEP_SLOTS, sizeof(*u->steps));
+		if (!u->steps)
+			return step_find(u, at, r);
+	}
+	slot = &u->steps[step_slot_of(at, gen)];
+	if (slot->gen == gen && slot->pc == at && gen) {
+		*r = slot->rule;
+		return slot->how;
+	}
+	how = step_find(u, at, r);
+	*slot = (struct step_slot){ at, *r, gen, how };
+	return how;
 }
 
 /*
