@@ -2260,6 +2260,53 @@ static int check_same_trail(struct test_ctx *ctx, int rounds)
 	return TEST_OK;
 }
 
+/*
+ * Records that do not lie 8-byte aligned in the read buffer: after an
+ * AUXTRACE record whose data is 4 bytes, every record is 4 bytes off.
+ * They are copied on their way to the reader thread's ring, one by one
+ * among the others: the same records in the same order as one thread
+ * delivers them.
+ */
+static int check_unaligned_trail(struct test_ctx *ctx)
+{
+	const char *path = tmp_path("order.data");
+	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
+	struct perf_counter_header aux = {
+		.type = PERF_RECORD_AUXTRACE, .size = 48,
+	};
+	struct trail one = { 0 }, two = { 0 };
+	u8 first[48 + 4] = { 0 };
+	struct perf_data_writer w;
+	struct perf_fbuf b = { 0 };
+	u64 aux_size = 4;
+	int err;
+
+	memcpy(first, &aux, sizeof(aux));
+	memcpy(first + 8, &aux_size, sizeof(aux_size));
+	a.sample_id_all = 0;
+	build_big_ordered(&b, -4);
+	err = perf_data_writer__open(&w, path);
+	if (!err)
+		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
+	if (!err)
+		err = perf_data_writer__write(&w, first, sizeof(first));
+	if (!err)
+		err = perf_data_writer__write(&w, b.data, b.len);
+	err = perf_data_writer__finish(&w) ?: err;
+	perf_fbuf__free(&b);
+	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
+	TEST_ASSERT(ctx, !read_ordered(path, PERF_SESSION_READER_OFF, follow,
+				       &one) &&
+		    !read_ordered(path, PERF_SESSION_READER_ON, follow, &two),
+		    "read");
+	TEST_ASSERT(ctx, one.nr == 4 * (2 * BIG_PER_CPU + 1) + 2 + 1 &&
+		    two.nr == one.nr && two.hash == one.hash,
+		    "unaligned: %llu records, %llu with a reader thread, %s order",
+		    one.nr, two.nr,
+		    two.hash == one.hash ? "the same" : "another");
+	return TEST_OK;
+}
+
 /* The tests of files, read again with a reader thread for every pass. */
 static int (*const reread_tests[])(struct test_ctx *ctx) = {
 	test__data_file, test__data_truncated, test__data_garbage,
@@ -2304,6 +2351,8 @@ int test__data_reader(struct test_ctx *ctx)
 		ret = reread_all(ctx);
 		if (ret == TEST_OK)
 			ret = check_same_trail(ctx, 10);
+		if (ret == TEST_OK)
+			ret = check_unaligned_trail(ctx);
 		if (ret == TEST_OK)
 			ret = check_rename_order(ctx);
 		session_reader_slots = slots;

@@ -23,6 +23,7 @@ struct oe_event {
 	const u8 *rec;
 	struct session_block *block;	/* holds the record: pinned */
 	s32 attr;			/* its attr's index, -1: none */
+	u32 size;			/* the record's */
 };
 
 #define OE_MAX_QUEUED	(4U << 20)
@@ -181,6 +182,54 @@ static void queue_drop(struct perf_session *s)
 }
 
 /*
+ * Into a reader thread's ring, as many flushed records as it has room
+ * for (@some) or all, slots filled a run at a time: one check of room
+ * and one handing over for the run.  A record that does not lie 8-byte
+ * aligned goes alone, to be copied.  0 with records left only when
+ * @some.
+ */
+static int ready_to_reader(struct perf_session *s, bool some,
+			   perf_session_event_fn fn, void *ctx)
+{
+	struct perf_session_queue *q = s->queue;
+	struct session_held *h;
+	const struct oe_event *e;
+	u64 bytes_left, bytes;
+	int n, i;
+
+	while (q->ready_pos < q->nr_ready) {
+		e = &q->ready[q->ready_pos];
+		if ((uintptr_t)e->rec & 7) {
+			if (some && !session_reader_room(s))
+				return 0;
+			q->ready_pos++;
+			n = session_deliver_known(s, e->rec, e->pos, e->attr,
+						  e->block, fn, ctx);
+			if (n)
+				return n;
+			continue;
+		}
+		n = session_reader_reserve(s, q->nr_ready - q->ready_pos,
+					   !some, &bytes_left);
+		if (n <= 0)
+			return n;
+		for (i = 0, bytes = 0; i < n && bytes < bytes_left; i++, e++) {
+			if ((uintptr_t)e->rec & 7)
+				break;
+			h = session_reader_slot_at(s, i);
+			h->ev = (const union perf_event *)e->rec;
+			h->pos = e->pos;
+			h->attr = e->attr < 0 ? NULL : &s->attrs[e->attr];
+			h->block = e->block;
+			bytes += e->size;
+		}
+		q->ready_pos += i;
+		session_reader_push_n(s, i, bytes);
+	}
+	return 0;
+}
+
+/*
  * Deliver the records flushed: all of them, or (@some) as many as a
  * reader thread's ring takes without waiting.
  */
@@ -191,9 +240,12 @@ static int deliver_ready(struct perf_session *s, bool some,
 	const struct oe_event *e;
 	int ret = 0;
 
-	while (q->ready_pos < q->nr_ready && !ret) {
-		if (some && !session_reader_room(s))
+	if (s->reader && q->ready_pos < q->nr_ready) {
+		ret = ready_to_reader(s, some, fn, ctx);
+		if (!ret && q->ready_pos < q->nr_ready)
 			return 0;
+	}
+	while (q->ready_pos < q->nr_ready && !ret) {
 		e = &q->ready[q->ready_pos++];
 		/* The record's pin goes with it. */
 		ret = session_deliver_known(s, e->rec, e->pos, e->attr,
@@ -312,19 +364,22 @@ static int record_time(struct perf_session *s, const union perf_event *ev,
 	u32 pos;
 
 	*has_time = false;
-	if ((ev->header.size & 7) || session_attr_of(s, ev, &a))
+	if (ev->header.size & 7)
 		return -EINVAL;
-	*attr = a;
 	if (ev->header.type == PERF_RECORD_SAMPLE) {
+		if (session_sample_attr(s, ev, &a))
+			return -EINVAL;
+		*attr = a;
 		if (!a || !(a->attr.sample_type & PERF_SAMPLE_TIME))
 			return 0;
-		t = a->attr.sample_type;
-		/* The header is p[0]; IDENTIFIER, IP and TID come first. */
-		pos = 1 + !!(t & PERF_SAMPLE_IDENTIFIER) +
-		      !!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID);
+		/* The header is p[0]; the time's slot follows it. */
+		pos = 1 + a->layout.time;
 		if (pos >= n)
 			return -EINVAL;
 	} else {
+		if (session_attr_of(s, ev, &a))
+			return -EINVAL;
+		*attr = a;
 		if (!s->sample_id_all || !s->nr_attrs)
 			return 0;
 		t = a ? a->attr.sample_type : s->attrs[0].attr.sample_type;
@@ -385,6 +440,7 @@ static int queue_record(struct perf_session *s, const u8 *rec, u64 pos,
 	e->time = time;
 	e->pos = pos;
 	e->attr = attr_idx;
+	e->size = ev->header.size;
 	e->rec = queue_hold(s, rec, &e->block);
 	if (!e->rec)
 		return -ENOMEM;

@@ -60,6 +60,29 @@ int session_decode_error(struct perf_session *s, u64 pos,
 			 const union perf_event *ev, int err);
 int session_attr_of(struct perf_session *s, const union perf_event *ev,
 		    struct perf_session_attr **attr);
+
+/*
+ * session_attr_of() for a sample, inline for the common case: an id at
+ * a known place, the same as the last record's.
+ */
+static inline int session_sample_attr(struct perf_session *s,
+				      const union perf_event *ev,
+				      struct perf_session_attr **attr)
+{
+	u32 pos = 1 + s->id_pos;
+	u64 id;
+
+	if (s->nr_attrs <= 1 || s->id_pos < 0)
+		return session_attr_of(s, ev, attr);
+	if (pos >= ev->header.size / sizeof(u64))
+		return -EINVAL;
+	id = ev->array[pos];
+	if (s->ids.slots && s->ids.last_idx >= 0 && s->ids.last_id == id)
+		*attr = &s->attrs[s->ids.last_idx];
+	else
+		*attr = perf_session__find_attr(s, id);
+	return 0;
+}
 const union perf_event *session_aligned(struct perf_session *s,
 					const u8 *rec);
 
@@ -163,6 +186,18 @@ struct session_held *session_reader_slot(struct perf_session *s,
 bool session_reader_room(struct perf_session *s);
 /* The slot filled: hand it to the delivering thread. */
 void session_reader_push(struct perf_session *s);
+/*
+ * On the reader thread, for records already pinned and aligned: how
+ * many of up to @want slots are free, waiting for one if @wait (0 only
+ * without it); -ECANCELED when the callback stopped the pass.
+ * *bytes_left: record bytes the ring takes before it is full.  The
+ * slots are session_reader_slot_at() 0 to n - 1, handed over together
+ * by session_reader_push_n() with their records' @bytes.
+ */
+int session_reader_reserve(struct perf_session *s, u32 want, bool wait,
+			   u64 *bytes_left);
+struct session_held *session_reader_slot_at(struct perf_session *s, u32 i);
+void session_reader_push_n(struct perf_session *s, u32 n, u64 bytes);
 /*
  * Wait until every delivery pushed was delivered, before the session
  * changes under the callback (a header record's attrs, names, times of

@@ -213,11 +213,50 @@ void session_reader_push(struct perf_session *s)
 {
 	struct session_reader *r = s->reader;
 	const struct session_held *d;
-	u32 queued;
 
 	d = &r->slots[r->r_filled.slots & (r->nr_slots - 1)];
-	r->r_filled.bytes += d->ev->header.size;
-	if (++r->r_filled.slots % READER_BATCH)
+	session_reader_push_n(s, 1, d->ev->header.size);
+}
+
+int session_reader_drain(struct perf_session *s)
+{
+	return reader_wait(s->reader, drained) ? -ECANCELED : 0;
+}
+
+int session_reader_reserve(struct perf_session *s, u32 want, bool wait,
+			   u64 *bytes_left)
+{
+	struct session_reader *r = s->reader;
+	u32 free_slots;
+
+	if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED))
+		return -ECANCELED;
+	if (!has_room(r) && !room_seen(r) &&
+	    (!wait || reader_wait(r, room_seen)))
+		return wait ? -ECANCELED : 0;
+	/* Few free: see what the other side took since. */
+	if (r->nr_slots - (r->r_filled.slots - r->r_taken.slots) < want)
+		reader_see_taken(r);
+	free_slots = r->nr_slots - (r->r_filled.slots - r->r_taken.slots);
+	*bytes_left = READER_BYTES - (r->r_filled.bytes - r->r_taken.bytes);
+	return want < free_slots ? want : free_slots;
+}
+
+struct session_held *session_reader_slot_at(struct perf_session *s, u32 i)
+{
+	struct session_reader *r = s->reader;
+
+	return &r->slots[(r->r_filled.slots + i) & (r->nr_slots - 1)];
+}
+
+void session_reader_push_n(struct perf_session *s, u32 n, u64 bytes)
+{
+	struct session_reader *r = s->reader;
+	u32 queued, before = r->r_filled.slots;
+
+	r->r_filled.bytes += bytes;
+	r->r_filled.slots += n;
+	if (before / READER_BATCH == r->r_filled.slots / READER_BATCH)
 		return;
 	reader_publish(r);
 	if (!get_flag(&r->deliverer_waits))
@@ -229,10 +268,6 @@ void session_reader_push(struct perf_session *s)
 		wake(r);
 }
 
-int session_reader_drain(struct perf_session *s)
-{
-	return reader_wait(s->reader, drained) ? -ECANCELED : 0;
-}
 
 static void *reader_main(void *arg)
 {
