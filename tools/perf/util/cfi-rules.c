@@ -433,12 +433,6 @@ const struct cfi_rule *cfi_table__find(struct cfi_table *t, u64 addr)
 
 /* --- Stepping --- */
 
-static void set_reg(struct cfi_regs *regs, int reg, u64 val)
-{
-	regs->val[reg] = val;
-	regs->set |= 1U << reg;
-}
-
 static bool reg_known(const struct cfi_regs *regs, int reg)
 {
 	return regs->set & (1U << reg);
@@ -459,37 +453,68 @@ static bool memory_read(const struct cfi_memory *mem, u64 addr, u64 *val)
 	return mem->read(mem->arg, addr, val);
 }
 
-bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
-		    struct cfi_regs *out, const struct cfi_memory *mem)
+static inline bool regs_get(struct cfi_regs *regs, int reg,
+			    const struct cfi_memory *mem, u64 *val)
 {
+	u32 bit = 1U << reg;
+
+	if (!(regs->set & bit))
+		return false;
+	if (regs->saved & bit) {
+		regs->saved &= ~bit;
+		if (!memory_read(mem, regs->val[reg], &regs->val[reg])) {
+			regs->set &= ~bit;
+			return false;
+		}
+	}
+	*val = regs->val[reg];
+	return true;
+}
+
+bool cfi_regs__get(struct cfi_regs *regs, int reg,
+		   const struct cfi_memory *mem, u64 *val)
+{
+	return regs_get(regs, reg, mem, val);
+}
+
+bool cfi_rule__step(const struct cfi_rule *r, struct cfi_regs *regs,
+		    const struct cfi_memory *mem)
+{
+	u64 cfa = 0, v, copies[CFI_NR_REGS];
 	bool cfa_known = r->cfa_reg != CFI_NO_CFA &&
-			 reg_known(in, r->cfa_reg);
-	u64 cfa = cfa_known ? in->val[r->cfa_reg] + r->cfa_off : 0, v;
-	u32 bits = in->set & r->same;
+			 regs_get(regs, r->cfa_reg, mem, &cfa);
+	u32 bits, from, copied = 0, copied_saved = 0;
 	int reg;
 
-	/* Unchanged registers keep their values (where they have one). */
-	out->set = bits;
-	for (; bits; bits &= bits - 1) {
-		reg = __builtin_ctz(bits);
-		out->val[reg] = in->val[reg];
-	}
-	if (cfa_known) {
-		for (bits = r->at_cfa; bits; bits &= bits - 1) {
-			reg = __builtin_ctz(bits);
-			if (memory_read(mem, cfa + r->off[reg], &v))
-				set_reg(out, reg, v);
-		}
-		for (bits = r->val_cfa; bits; bits &= bits - 1) {
-			reg = __builtin_ctz(bits);
-			set_reg(out, reg, cfa + r->off[reg]);
-		}
-	}
+	cfa += r->cfa_off;
+	/* Copies of other registers (rare) take the callee's values. */
 	for (bits = r->copied; bits; bits &= bits - 1) {
 		reg = __builtin_ctz(bits);
-		if (reg_known(in, r->off[reg]))
-			set_reg(out, reg, in->val[r->off[reg]]);
+		from = r->off[reg];
+		if (!reg_known(regs, from))
+			continue;
+		copies[reg] = regs->val[from];
+		copied |= 1U << reg;
+		copied_saved |= (regs->saved >> from & 1) << reg;
 	}
+	/* Unchanged registers keep their values (where they have one). */
+	regs->set &= r->same;
+	regs->saved &= r->same;
+	if (cfa_known) {
+		/* Saved at the CFA: where, to be read if it is used. */
+		for (bits = r->at_cfa | r->val_cfa; bits; bits &= bits - 1) {
+			reg = __builtin_ctz(bits);
+			regs->val[reg] = cfa + r->off[reg];
+		}
+		regs->set |= r->at_cfa | r->val_cfa;
+		regs->saved |= r->at_cfa;
+	}
+	for (bits = copied; bits; bits &= bits - 1) {
+		reg = __builtin_ctz(bits);
+		regs->val[reg] = copies[reg];
+	}
+	regs->set |= copied;
+	regs->saved |= copied_saved;
 	return r->how[CFI_REG_RA] != CFI_UNDEFINED &&
-	       reg_known(out, CFI_REG_RA) && out->val[CFI_REG_RA];
+	       regs_get(regs, CFI_REG_RA, mem, &v) && v;
 }

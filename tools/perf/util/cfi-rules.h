@@ -56,10 +56,16 @@ struct cfi_rule {
 	u32 copied;
 };
 
-/* A frame's registers: val[r] is meaningful where bit r of set is. */
+/*
+ * A frame's registers: val[r] is meaningful where bit r of set is.
+ * Where bit r of saved is set too, val[r] is where the register was
+ * saved, not read yet: most saved registers are never used again, and
+ * a walk reads only those it uses (cfi_regs__get()).
+ */
 struct cfi_regs {
 	u64 val[CFI_NR_REGS];
 	u32 set;
+	u32 saved;
 };
 
 struct cfi_table;
@@ -103,12 +109,20 @@ struct cfi_memory {
 };
 
 /*
- * The caller's registers from the callee's @in by rule @r (status OK),
- * words loaded from @mem.  True with the caller's return address in
- * out->val[CFI_REG_RA]; false where the walk ends: the return address
- * is undefined, unknown, or zero.
+ * Register @reg of @regs into *@val, read from @mem first where it is
+ * still where it was saved (and kept read); false where it has no
+ * value: unset, or saved where @mem cannot be read.
  */
-bool cfi_rule__step(const struct cfi_rule *r, const struct cfi_regs *in,
-		    struct cfi_regs *out, const struct cfi_memory *mem);
+bool cfi_regs__get(struct cfi_regs *regs, int reg,
+		   const struct cfi_memory *mem, u64 *val);
+
+/*
+ * The callee's registers @regs made the caller's by rule @r (status
+ * OK), words loaded from @mem.  True with the caller's return address
+ * read, in regs->val[CFI_REG_RA]; false where the walk ends: the
+ * return address is undefined, unknown, or zero.
+ */
+bool cfi_rule__step(const struct cfi_rule *r, struct cfi_regs *regs,
+		    const struct cfi_memory *mem);
 
 #endif /* __PERF_UTIL_CFI_RULES_H */

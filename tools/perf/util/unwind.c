@@ -687,6 +687,7 @@ static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
 	int i;
 
 	regs->set = 0;
+	regs->saved = 0;
 	for (i = 0; i < (int)sizeof(dwarf_regs_64); i++) {
 		if (sample_reg(r, dwarf_regs_64[i], &v)) {
 			regs->val[i] = v;
@@ -709,23 +710,23 @@ static void initial_regs_64(const struct perf_sample_regs *r, u64 ip,
  * RBP unknown or zero, the return address unreadable, or a RSP that
  * does not move up (data that only looks like a frame).
  */
-static bool fp_step(struct unwinder *u, const struct cfi_regs *in,
-		    struct cfi_regs *out)
+static bool fp_step(struct unwinder *u, struct cfi_regs *regs,
+		    const struct cfi_memory *mem)
 {
-	u64 fp = in->val[DWARF_REG_BP], sp = 0, prev_fp, ret;
+	u64 fp, sp = 0, prev_fp, ret;
 
-	if (!(in->set & 1U << DWARF_REG_BP) || !fp)
+	if (!cfi_regs__get(regs, DWARF_REG_BP, mem, &fp) || !fp)
 		return false;
-	if (in->set & 1U << DWARF_REG_SP)
-		sp = in->val[DWARF_REG_SP];
+	cfi_regs__get(regs, DWARF_REG_SP, mem, &sp);
 	if (!read_word(u, fp, &prev_fp))
 		prev_fp = 0;
 	if (!read_word(u, fp + 8, &ret))
 		return false;
-	out->set = 1U << DWARF_REG_BP | 1U << DWARF_REG_SP;
-	out->val[DWARF_REG_BP] = prev_fp;
-	out->val[DWARF_REG_SP] = fp + 16;
-	out->val[CFI_REG_RA] = ret;
+	regs->set = 1U << DWARF_REG_BP | 1U << DWARF_REG_SP;
+	regs->saved = 0;
+	regs->val[DWARF_REG_BP] = prev_fp;
+	regs->val[DWARF_REG_SP] = fp + 16;
+	regs->val[CFI_REG_RA] = ret;
 	return sp < fp + 16;
 }
 
@@ -808,13 +809,12 @@ static bool walk_by_rules(struct unwinder *u, u64 ip)
 		.arg = u,
 	};
 	const struct cfi_rule *r;
-	struct cfi_regs regs[2];
+	struct cfi_regs regs;
 	enum step_how how;
-	int cur = 0;
 
 	if (u->sample->user_regs.abi != PERF_SAMPLE_REGS_ABI_64)
 		return false;
-	initial_regs_64(&u->sample->user_regs, ip, &regs[0]);
+	initial_regs_64(&u->sample->user_regs, ip, &regs);
 	for (;;) {
 		/* A return address: the call is the instruction before it. */
 		at = u->nr_frames ? pc - 1 : pc;
@@ -823,18 +823,17 @@ static bool walk_by_rules(struct unwinder *u, u64 ip)
 			return true;
 		how = step_at(u, at, &r);
 		if (how == STEP_RULE) {
-			if (!cfi_rule__step(r, &regs[cur], &regs[!cur], &mem))
+			if (!cfi_rule__step(r, &regs, &mem))
 				return true;
 		} else if (how != STEP_DWFL && u->nr_frames > 1) {
 			u->stats.fp_steps++;
-			if (!fp_step(u, &regs[cur], &regs[!cur]))
+			if (!fp_step(u, &regs, &mem))
 				return true;
 		} else {
 			u->stats.no_cfi += how == STEP_FP_NO_CFI;
 			break;
 		}
-		cur = !cur;
-		pc = regs[cur].val[CFI_REG_RA];
+		pc = regs.val[CFI_REG_RA];
 	}
 	u->chain->nr = start;
 	u->nr_frames = 0;
