@@ -2224,15 +2224,13 @@ static int follow(struct perf_session *s, const union perf_event *ev,
 }
 
 /*
- * Every record in the order one thread delivers it: a flushed round
- * must be out before the next round's FINISHED_ROUND, and before a
- * sample of time 0, however far ahead the reader got.
+ * A file of @rounds rounds of samples (build_big_ordered()), after
+ * @lead_len bytes of records @lead.
  */
-static int check_same_trail(struct test_ctx *ctx, int rounds)
+static int write_rounds(const char *path, int rounds, const void *lead,
+			size_t lead_len)
 {
-	const char *path = tmp_path("order.data");
 	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
-	struct trail one = { 0 }, two = { 0 };
 	struct perf_data_writer w;
 	struct perf_fbuf b = { 0 };
 	int err;
@@ -2242,10 +2240,26 @@ static int check_same_trail(struct test_ctx *ctx, int rounds)
 	err = perf_data_writer__open(&w, path);
 	if (!err)
 		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
+	if (!err && lead_len)
+		err = perf_data_writer__write(&w, lead, lead_len);
 	if (!err)
 		err = perf_data_writer__write(&w, b.data, b.len);
 	err = perf_data_writer__finish(&w) ?: err;
 	perf_fbuf__free(&b);
+	return err;
+}
+
+/*
+ * Every record in the order one thread delivers it: a flushed round
+ * must be out before the next round's FINISHED_ROUND, and before a
+ * sample of time 0, however far ahead the reader got.
+ */
+static int check_same_trail(struct test_ctx *ctx, int rounds)
+{
+	const char *path = tmp_path("order.data");
+	struct trail one = { 0 }, two = { 0 };
+	int err = write_rounds(path, rounds, NULL, 0);
+
 	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
 	TEST_ASSERT(ctx, !read_ordered(path, PERF_SESSION_READER_OFF, follow,
 				       &one) &&
@@ -2270,30 +2284,17 @@ static int check_same_trail(struct test_ctx *ctx, int rounds)
 static int check_unaligned_trail(struct test_ctx *ctx)
 {
 	const char *path = tmp_path("order.data");
-	struct perf_counter_attr a = test_attr(PERF_COUNT_SW_TASK_CLOCK);
 	struct perf_counter_header aux = {
 		.type = PERF_RECORD_AUXTRACE, .size = 48,
 	};
 	struct trail one = { 0 }, two = { 0 };
 	u8 first[48 + 4] = { 0 };
-	struct perf_data_writer w;
-	struct perf_fbuf b = { 0 };
 	u64 aux_size = 4;
 	int err;
 
 	memcpy(first, &aux, sizeof(aux));
 	memcpy(first + 8, &aux_size, sizeof(aux_size));
-	a.sample_id_all = 0;
-	build_big_ordered(&b, -4);
-	err = perf_data_writer__open(&w, path);
-	if (!err)
-		err = perf_data_writer__add_attr(&w, &a, "task-clock", ids_a, 1);
-	if (!err)
-		err = perf_data_writer__write(&w, first, sizeof(first));
-	if (!err)
-		err = perf_data_writer__write(&w, b.data, b.len);
-	err = perf_data_writer__finish(&w) ?: err;
-	perf_fbuf__free(&b);
+	err = write_rounds(path, 4, first, sizeof(first));
 	TEST_ASSERT(ctx, !err, "write: %s", strerror(-err));
 	TEST_ASSERT(ctx, !read_ordered(path, PERF_SESSION_READER_OFF, follow,
 				       &one) &&
