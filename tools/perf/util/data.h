@@ -371,8 +371,22 @@ int perf_session__process_events_ordered(struct perf_session *s,
 #define perf_session__for_each_event_ordered \
 	perf_session__process_events_ordered
 
-struct perf_session_attr *perf_session__find_attr(struct perf_session *s,
-						  u64 id);
+/* The attr of sample id @id, or NULL: the id table's probe. */
+struct perf_session_attr *perf_session__probe_attr(struct perf_session *s,
+						   u64 id);
+
+/*
+ * perf_session__probe_attr(), answered inline where @id is the last id
+ * found: a ring's records come in runs of one.  An id keeps its attr
+ * once known, so the answer stays true.
+ */
+static inline struct perf_session_attr *
+perf_session__find_attr(struct perf_session *s, u64 id)
+{
+	if (s->ids.slots && s->ids.last_idx >= 0 && s->ids.last_id == id)
+		return &s->attrs[s->ids.last_idx];
+	return perf_session__probe_attr(s, id);
+}
 
 /*
  * The header lines of perf report --header-only: "# captured on", the

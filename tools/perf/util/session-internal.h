@@ -62,25 +62,23 @@ int session_attr_of(struct perf_session *s, const union perf_event *ev,
 		    struct perf_session_attr **attr);
 
 /*
- * session_attr_of() for a sample, inline for the common case: an id at
- * a known place, the same as the last record's.
+ * session_attr_of() for a sample, inline: the first attr where samples
+ * carry no id (or there is one attr), else the attr of the id.
  */
 static inline int session_sample_attr(struct perf_session *s,
 				      const union perf_event *ev,
 				      struct perf_session_attr **attr)
 {
 	u32 pos = 1 + s->id_pos;
-	u64 id;
 
-	if (s->nr_attrs <= 1 || s->id_pos < 0)
-		return session_attr_of(s, ev, attr);
+	if (s->nr_attrs <= 1 || s->id_pos < 0) {
+		*attr = s->nr_attrs ? &s->attrs[0] : NULL;
+		return 0;
+	}
+	*attr = NULL;
 	if (pos >= ev->header.size / sizeof(u64))
 		return -EINVAL;
-	id = ev->array[pos];
-	if (s->ids.slots && s->ids.last_idx >= 0 && s->ids.last_id == id)
-		*attr = &s->attrs[s->ids.last_idx];
-	else
-		*attr = perf_session__find_attr(s, id);
+	*attr = perf_session__find_attr(s, ev->array[pos]);
 	return 0;
 }
 const union perf_event *session_aligned(struct perf_session *s,

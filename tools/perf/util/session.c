@@ -133,16 +133,13 @@ static int id_reserve(struct perf_session *s, u32 more)
 	return 0;
 }
 
-struct perf_session_attr *perf_session__find_attr(struct perf_session *s,
-						  u64 id)
+struct perf_session_attr *perf_session__probe_attr(struct perf_session *s,
+						   u64 id)
 {
 	u32 i;
 
 	if (!s->ids.slots)
 		return NULL;
-	/* An id keeps its attr once known (id_put), so the hit stays true. */
-	if (s->ids.last_idx >= 0 && s->ids.last_id == id)
-		return &s->attrs[s->ids.last_idx];
 	for (i = id_hash(id, s->ids.mask); s->ids.slots[i].idx >= 0;
 	     i = (i + 1) & s->ids.mask)
 		if (s->ids.slots[i].id == id) {
@@ -1263,30 +1260,22 @@ int session_attr_of(struct perf_session *s, const union perf_event *ev,
 	u32 n = ev->header.size / sizeof(u64);
 	int pos;
 
+	if (ev->header.type == PERF_RECORD_SAMPLE)
+		return session_sample_attr(s, ev, attr);
 	*attr = NULL;
 	if (s->nr_attrs <= 1) {
 		*attr = s->nr_attrs ? &s->attrs[0] : NULL;
 		return 0;
 	}
-	if (ev->header.type == PERF_RECORD_SAMPLE) {
-		if (s->id_pos < 0) {
-			*attr = &s->attrs[0];
-			return 0;
-		}
-		pos = 1 + s->id_pos;
-		if ((u32)pos >= n)
-			return -EINVAL;
-	} else {
-		if (!s->sample_id_all)
-			return 0;
-		if (s->is_pos < 0) {
-			*attr = &s->attrs[0];
-			return 0;
-		}
-		pos = (int)n - s->is_pos;
-		if (pos < 1)
-			return 0;
+	if (!s->sample_id_all)
+		return 0;
+	if (s->is_pos < 0) {
+		*attr = &s->attrs[0];
+		return 0;
 	}
+	pos = (int)n - s->is_pos;
+	if (pos < 1)
+		return 0;
 	*attr = perf_session__find_attr(s, p[pos]);
 	return 0;
 }
